@@ -1,0 +1,75 @@
+import { z } from 'zod';
+
+/** Default limits (DESIGN "Limits"); every one is an option, and each violation has its own error kind. */
+export const DEFAULT_LIMITS = {
+  /** sitemaps.org and Google: a sitemap may be at most 50 MiB uncompressed. */
+  maxUncompressedBytes: 52_428_800,
+  /** Bytes read off the wire per response: the 50 MiB rule plus slack for headers and gzip framing. */
+  maxDownloadBytes: 54_525_952,
+  /** sitemaps.org: at most 50,000 URLs a file; the first 50,000 are kept and `too_many_urls` reported. */
+  maxUrlsPerSitemap: 50_000,
+  /** sitemaps.org: at most 50,000 sitemaps in one index. */
+  maxChildrenPerIndex: 50_000,
+  /** RFC 7230 practice: longer locs are dropped and counted. */
+  maxUrlLength: 2_048,
+  /** Unlimited: cycles are caught by identity, not by depth. */
+  maxDepth: Number.POSITIVE_INFINITY,
+  /** Unlimited: the walk streams. */
+  maxUrls: Number.POSITIVE_INFINITY,
+  /** Guards against index bombs that list sitemaps that list sitemaps... */
+  maxSitemaps: 100_000,
+  /** RFC 9309 asks crawlers to follow at least five redirects. */
+  maxRedirects: 5,
+  /** RFC 9309: crawlers must parse at least 500 KiB of robots.txt. */
+  maxRobotsBytes: 512_000,
+  /** Wall clock for robots.txt, body included. */
+  robotsTimeoutMs: 8_000,
+  /** Wall clock for one sitemap, body included. */
+  timeoutMs: 30_000,
+  /** Sub-sitemaps in flight at once. */
+  concurrency: 8,
+  userAgent: 'AlgoliaCentralFactory/1.0',
+} as const;
+
+/** Private targets a caller opens on purpose; everything else that is not public is refused. */
+export const NetPolicySchema = z.object({
+  /** Allow loopback and private ranges (tests, local sites). */
+  allowPrivate: z.boolean().default(false),
+  /** Exactly these private targets, as `host` or `host:port`. */
+  allowHosts: z.array(z.string()).default([]),
+  /** curl-style static DNS: `host:port` is dialled at `address` (the address is still checked). */
+  resolve: z.array(z.object({ host: z.string(), port: z.number().int(), address: z.string() })).default([]),
+});
+export type NetPolicy = z.infer<typeof NetPolicySchema>;
+
+const positiveInt = z.number().int().positive();
+const limitOrInfinity = z.union([positiveInt, z.literal(Number.POSITIVE_INFINITY)]);
+
+/** Options of discovery and walking, validated once at the boundary. */
+export const WalkOptionsSchema = z.object({
+  maxUncompressedBytes: positiveInt.default(DEFAULT_LIMITS.maxUncompressedBytes),
+  maxDownloadBytes: positiveInt.default(DEFAULT_LIMITS.maxDownloadBytes),
+  maxUrlsPerSitemap: positiveInt.default(DEFAULT_LIMITS.maxUrlsPerSitemap),
+  maxChildrenPerIndex: positiveInt.default(DEFAULT_LIMITS.maxChildrenPerIndex),
+  maxUrlLength: positiveInt.default(DEFAULT_LIMITS.maxUrlLength),
+  maxDepth: z.union([z.number().int().nonnegative(), z.literal(Number.POSITIVE_INFINITY)]).default(DEFAULT_LIMITS.maxDepth),
+  maxUrls: limitOrInfinity.default(DEFAULT_LIMITS.maxUrls),
+  maxSitemaps: positiveInt.default(DEFAULT_LIMITS.maxSitemaps),
+  maxRedirects: z.number().int().nonnegative().default(DEFAULT_LIMITS.maxRedirects),
+  maxRobotsBytes: positiveInt.default(DEFAULT_LIMITS.maxRobotsBytes),
+  robotsTimeoutMs: positiveInt.default(DEFAULT_LIMITS.robotsTimeoutMs),
+  timeoutMs: positiveInt.default(DEFAULT_LIMITS.timeoutMs),
+  concurrency: positiveInt.max(64).default(DEFAULT_LIMITS.concurrency),
+  userAgent: z.string().min(1).default(DEFAULT_LIMITS.userAgent),
+  net: NetPolicySchema.default({ allowPrivate: false, allowHosts: [], resolve: [] }),
+});
+
+/** Walk options as callers pass them: every field optional. */
+export type WalkOptionsInput = z.input<typeof WalkOptionsSchema>;
+/** Walk options with every default filled in. */
+export type WalkOptions = z.output<typeof WalkOptionsSchema>;
+
+/** Fills defaults and validates; throws a ZodError on nonsense (callers map it to `bad_request`). */
+export function resolveWalkOptions(input: WalkOptionsInput = {}): WalkOptions {
+  return WalkOptionsSchema.parse(input);
+}

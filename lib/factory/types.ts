@@ -1,0 +1,165 @@
+import { z } from 'zod';
+import { ERROR_KINDS } from './errors.js';
+
+/** Valid `<changefreq>` values (sitemaps.org); anything else is read as null. */
+export const ChangefreqSchema = z.enum(['always', 'hourly', 'daily', 'weekly', 'monthly', 'yearly', 'never']);
+export type Changefreq = z.infer<typeof ChangefreqSchema>;
+
+/** An hreflang alternate of a page (`<xhtml:link rel="alternate" hreflang href>`). */
+export const AlternateSchema = z.object({ hreflang: z.string(), href: z.string() });
+export type Alternate = z.infer<typeof AlternateSchema>;
+
+/** Google image extension (`<image:image>`). */
+export const ImageSchema = z.object({
+  loc: z.string(),
+  title: z.string().nullable(),
+  caption: z.string().nullable(),
+  geoLocation: z.string().nullable(),
+  license: z.string().nullable(),
+});
+export type SitemapImage = z.infer<typeof ImageSchema>;
+
+/** Google video extension (`<video:video>`). */
+export const VideoSchema = z.object({
+  thumbnailLoc: z.string().nullable(),
+  title: z.string().nullable(),
+  description: z.string().nullable(),
+  contentLoc: z.string().nullable(),
+  playerLoc: z.string().nullable(),
+  duration: z.number().nullable(),
+  expirationDate: z.string().nullable(),
+  rating: z.number().nullable(),
+  viewCount: z.number().nullable(),
+  publicationDate: z.string().nullable(),
+  familyFriendly: z.boolean().nullable(),
+  requiresSubscription: z.boolean().nullable(),
+  live: z.boolean().nullable(),
+  uploader: z.string().nullable(),
+  tags: z.array(z.string()),
+});
+export type SitemapVideo = z.infer<typeof VideoSchema>;
+
+/** Google news extension (`<news:news>`). */
+export const NewsSchema = z.object({
+  publicationName: z.string().nullable(),
+  publicationLanguage: z.string().nullable(),
+  publicationDate: z.string().nullable(),
+  title: z.string().nullable(),
+  keywords: z.array(z.string()),
+});
+export type SitemapNews = z.infer<typeof NewsSchema>;
+
+/** One page as a sitemap file describes it, before the walker adds where it came from. */
+export const ParsedUrlSchema = z.object({
+  loc: z.string(),
+  lastmod: z.string().nullable(),
+  changefreq: ChangefreqSchema.nullable(),
+  priority: z.number().nullable(),
+  alternates: z.array(AlternateSchema),
+  images: z.array(ImageSchema),
+  videos: z.array(VideoSchema),
+  news: NewsSchema.nullable(),
+});
+export type ParsedUrl = z.infer<typeof ParsedUrlSchema>;
+
+/** A page entry as the walker yields it: the parsed page plus its sitemap, depth, locale and root folder. */
+export const SitemapEntrySchema = ParsedUrlSchema.extend({
+  source: z.string(),
+  depth: z.number().int().nonnegative(),
+  locale: z.string().nullable(),
+  pathPrefix: z.string().nullable(),
+});
+export type SitemapEntry = z.infer<typeof SitemapEntrySchema>;
+
+/** Formats the parser recognises from the bytes. */
+export const SitemapFormatSchema = z.enum(['urlset', 'sitemapindex', 'text', 'rss', 'atom']);
+export type SitemapFormat = z.infer<typeof SitemapFormatSchema>;
+
+export const ErrorKindSchema = z.enum(ERROR_KINDS);
+
+/** A failure reported as data (a child sitemap, a robots line), never thrown. */
+export const ReportedErrorSchema = z.object({
+  kind: ErrorKindSchema,
+  url: z.string().nullable(),
+  message: z.string(),
+  parent: z.string().nullable().optional(),
+  depth: z.number().int().nonnegative().optional(),
+});
+export type ReportedError = z.infer<typeof ReportedErrorSchema>;
+
+/** A sitemap waiting to be fetched: its URL, depth in the tree and the index that listed it. */
+export const SitemapRefSchema = z.object({
+  url: z.string(),
+  depth: z.number().int().nonnegative(),
+  parent: z.string().nullable(),
+});
+export type SitemapRef = z.infer<typeof SitemapRefSchema>;
+
+/** A sitemap partly emitted: re-read from the start and skip `emitted` entries on resume. */
+export const ActiveSitemapSchema = SitemapRefSchema.extend({ emitted: z.number().int().nonnegative() });
+export type ActiveSitemap = z.infer<typeof ActiveSitemapSchema>;
+
+/** Everything a walk needs to resume after any batch: plain data, safe to JSON and store. */
+export const WalkStateSchema = z.object({
+  frontier: z.array(SitemapRefSchema),
+  active: z.array(ActiveSitemapSchema),
+  visited: z.array(z.string()),
+  sitemapsDone: z.number().int().nonnegative(),
+  urlsEmitted: z.number().int().nonnegative(),
+});
+export type WalkState = z.infer<typeof WalkStateSchema>;
+
+/** Counts a walk reports in its summary. */
+export const WalkSummarySchema = z.object({
+  urls: z.number().int().nonnegative(),
+  sitemaps: z.number().int().nonnegative(),
+  errors: z.number().int().nonnegative(),
+  dropped: z.number().int().nonnegative(),
+  durationMs: z.number().nonnegative(),
+});
+export type WalkSummary = z.infer<typeof WalkSummarySchema>;
+
+/** A group of URLs sharing their first content path segment (`/blog/*`). */
+export const PathGroupSchema = z.object({
+  prefix: z.string(),
+  count: z.number().int().nonnegative(),
+  samples: z.array(z.string()).max(10),
+  locales: z.array(z.string()),
+});
+export type PathGroup = z.infer<typeof PathGroupSchema>;
+
+/** The wizard's pre-flight answer: how big the site is, in which languages, and how to fetch it. */
+export const ScopeEstimateSchema = z.object({
+  rootUrl: z.string(),
+  sitemaps: z.array(z.string()),
+  subSitemapCount: z.number().int().nonnegative(),
+  urlEstimateRange: z.tuple([z.number().int().nonnegative(), z.number().int().nonnegative()]),
+  urlEstimate: z.number().int().nonnegative().nullable(),
+  sampledChildren: z.number().int().nonnegative(),
+  languagesDetected: z.array(z.string()),
+  expectedDuration: z.number().nonnegative(),
+  transport: z.enum(['fetch', 'playwright']),
+  requests: z.number().int().nonnegative(),
+  probeMs: z.number().nonnegative(),
+  warnings: z.array(z.string()),
+});
+export type ScopeEstimate = z.infer<typeof ScopeEstimateSchema>;
+
+/** States of a resumable discovery job. */
+export const JobStateSchema = z.enum(['running', 'done', 'stopped', 'failed']);
+export type JobState = z.infer<typeof JobStateSchema>;
+
+/** What `discover` answers about a job (DESIGN "HTTP API contract"). */
+export const JobStatusSchema = z.object({
+  jobId: z.string(),
+  state: JobStateSchema,
+  done: z.boolean(),
+  urlsFound: z.number().int().nonnegative(),
+  shardsWritten: z.number().int().nonnegative(),
+  sitemapsDone: z.number().int().nonnegative(),
+  sitemapsPending: z.number().int().nonnegative(),
+  errors: z.array(z.object({ kind: ErrorKindSchema, url: z.string().nullable(), message: z.string() })),
+  startedAt: z.string(),
+  updatedAt: z.string(),
+});
+export type JobStatus = z.infer<typeof JobStatusSchema>;
