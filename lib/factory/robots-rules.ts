@@ -1,0 +1,111 @@
+import { identityKey } from './url-identity.js';
+
+/** One Allow/Disallow rule of the group that applies to us (RFC 9309 section 2.2.2). */
+export interface RobotsRule {
+  allow: boolean;
+  pattern: string;
+}
+
+/** What robots.txt says that discovery needs: sitemap URLs, our group's rules and Crawl-delay. */
+export interface RobotsTxt {
+  sitemaps: string[];
+  rules: RobotsRule[];
+  crawlDelaySeconds: number | null;
+  /** `Sitemap:` values that were not URLs. */
+  invalidSitemapLines: string[];
+}
+
+interface Group {
+  agents: string[];
+  rules: RobotsRule[];
+  crawlDelay: number | null;
+}
+
+/** Splits a robots.txt into `[field, value]` pairs: BOM, CRLF, comments and blank lines tolerated. */
+function* fieldLines(content: string): Generator<[string, string]> {
+  for (const raw of content.replace(/^\uFEFF/, '').split(/\r\n|\r|\n/)) {
+    const line = raw.replace(/#.*$/, '').trim();
+    const colon = line.indexOf(':');
+    if (colon <= 0) continue;
+    yield [line.slice(0, colon).trim().toLowerCase(), line.slice(colon + 1).trim()];
+  }
+}
+
+/** Resolves a `Sitemap:` value against the robots.txt URL (relative lines happen in the wild). */
+function resolveSitemapLine(value: string, robotsUrl: string): string | null {
+  try {
+    const url = new URL(value, robotsUrl);
+    return url.protocol === 'http:' || url.protocol === 'https:' ? url.href : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Groups user-agent lines with the rules that follow them (consecutive user-agent lines share a group). */
+function readGroups(content: string): Group[] {
+  const groups: Group[] = [];
+  let current: Group | null = null;
+  let lastWasAgent = false;
+  for (const [field, value] of fieldLines(content)) {
+    if (field === 'user-agent') {
+      if (!current || !lastWasAgent) groups.push((current = { agents: [], rules: [], crawlDelay: null }));
+      current.agents.push(value.toLowerCase());
+      lastWasAgent = true;
+      continue;
+    }
+    lastWasAgent = false;
+    if (!current) continue;
+    if ((field === 'allow' || field === 'disallow') && value) current.rules.push({ allow: field === 'allow', pattern: value });
+    if (field === 'crawl-delay' && Number.isFinite(Number(value))) current.crawlDelay = Number(value);
+  }
+  return groups;
+}
+
+/** The groups that apply to `userAgent`: those naming its product token, else the `*` groups (merged). */
+function groupsFor(groups: Group[], userAgent: string): Group[] {
+  const token = (userAgent.split('/')[0] ?? userAgent).trim().toLowerCase();
+  const named = groups.filter((group) => group.agents.includes(token));
+  return named.length > 0 ? named : groups.filter((group) => group.agents.includes('*'));
+}
+
+/** Parses robots.txt content (pure: no I/O). Sitemap lines are global, whatever group they sit in. */
+export function parseRobotsTxt(content: string, robotsUrl: string, userAgent: string): RobotsTxt {
+  const sitemaps = new Map<string, string>();
+  const invalidSitemapLines: string[] = [];
+  for (const [field, value] of fieldLines(content)) {
+    if (field !== 'sitemap') continue;
+    const url = resolveSitemapLine(value, robotsUrl);
+    if (url === null) invalidSitemapLines.push(value);
+    else if (!sitemaps.has(identityKey(url))) sitemaps.set(identityKey(url), url);
+  }
+  const mine = groupsFor(readGroups(content), userAgent);
+  const delays = mine.map((group) => group.crawlDelay).filter((delay): delay is number => delay !== null);
+  return {
+    sitemaps: [...sitemaps.values()],
+    rules: mine.flatMap((group) => group.rules),
+    crawlDelaySeconds: delays.length > 0 ? Math.max(...delays) : null,
+    invalidSitemapLines,
+  };
+}
+
+/** Turns an RFC 9309 path pattern (`*` wildcard, `$` end anchor) into a RegExp. */
+function patternToRegExp(pattern: string): RegExp {
+  const anchored = pattern.endsWith('$');
+  const body = (anchored ? pattern.slice(0, -1) : pattern)
+    .split('*')
+    .map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
+    .join('.*');
+  return new RegExp(`^${body}${anchored ? '$' : ''}`);
+}
+
+/** RFC 9309 matching: the longest matching rule wins, Allow wins a tie; no match means allowed. */
+export function isPathAllowed(rules: RobotsRule[], pathWithQuery: string): boolean {
+  let best: RobotsRule | null = null;
+  for (const rule of rules) {
+    if (!patternToRegExp(rule.pattern).test(pathWithQuery)) continue;
+    const longer = !best || rule.pattern.length > best.pattern.length;
+    const tieAllow = best !== null && rule.pattern.length === best.pattern.length && rule.allow;
+    if (longer || tieAllow) best = rule;
+  }
+  return best === null || best.allow;
+}

@@ -1,0 +1,29 @@
+import { FactoryError } from './errors.js';
+
+/**
+ * Canonical identity of a sitemap URL, for the visited set: two spellings of one sitemap get one key.
+ * Lower-case scheme and host, default port dropped (WHATWG parsing does both), fragment dropped,
+ * trailing slash dropped except for the bare `/` path. Query strings are kept: `?page=2` is another sitemap.
+ */
+export function identityKey(url: string): string {
+  let parsed: URL;
+  try {
+    parsed = new URL(url.trim());
+  } catch (cause) {
+    throw new FactoryError('invalid_url', `not an absolute URL: ${url}`, { url, cause });
+  }
+  parsed.hash = '';
+  if (parsed.pathname.length > 1 && parsed.pathname.endsWith('/')) {
+    parsed.pathname = parsed.pathname.replace(/\/+$/, '') || '/';
+  }
+  return parsed.href;
+}
+
+/** Same as identityKey, but `null` for a URL that cannot be parsed (for dedupe of untrusted input). */
+export function tryIdentityKey(url: string): string | null {
+  try {
+    return identityKey(url);
+  } catch {
+    return null;
+  }
+}
