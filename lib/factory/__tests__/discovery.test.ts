@@ -1,0 +1,90 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { startLoopbackServer, routeTable, type CannedResponse, type LoopbackServer } from '../../demo/loopback-server.js';
+import { discover } from '../discovery.js';
+import { resolveWalkOptions } from '../limits.js';
+import { discoverSitemaps } from '../sitemap.js';
+import { XML, urlsetXml } from '../../../test/helpers/sitemap-xml.js';
+
+const open = { net: { allowPrivate: true } };
+let server: LoopbackServer | null = null;
+afterEach(async () => server?.close());
+
+async function serve(routes: Record<string, CannedResponse>): Promise<LoopbackServer> {
+  server = await startLoopbackServer(routeTable(routes));
+  return server;
+}
+
+describe('discoverSitemaps from robots.txt', () => {
+  it('returns the single Sitemap line', async () => {
+    const site = await serve({ '/robots.txt': { body: 'User-agent: *\nSitemap: /only.xml\n' } });
+    expect(await discoverSitemaps(site.origin, open)).toEqual([site.url('/only.xml')]);
+  });
+
+  it('returns several lines: mixed case, relative, absolute, with BOM and CRLF, deduped', async () => {
+    const robots = (origin: string) =>
+      `\uFEFFUser-agent: *\r\nSITEMAP: ${origin}/a.xml\r\nsitemap: /b.xml.gz\r\nSitemap: ${origin.replace('http', 'HTTP')}/a.xml\r\n`;
+    const site = (server = await startLoopbackServer((request) =>
+      request.url === '/robots.txt' ? { body: robots(`http://${request.headers.host}`) } : null,
+    ));
+    expect(await discoverSitemaps(site.origin, open)).toEqual([site.url('/a.xml'), site.url('/b.xml.gz')]);
+  });
+
+  it('skips Sitemap lines that point at refused addresses and keeps the rest', async () => {
+    const site = await serve({ '/robots.txt': { body: 'Sitemap: http://169.254.169.254/latest/meta-data\nSitemap: /ok.xml\n' } });
+    const found = await discover(site.origin, resolveWalkOptions({ net: { allowHosts: [new URL(site.origin).host] } }));
+    expect(found.sitemaps).toEqual([site.url('/ok.xml')]);
+    expect(found.problems).toEqual([expect.objectContaining({ kind: 'blocked_ssrf', url: 'http://169.254.169.254/latest/meta-data' })]);
+  });
+});
+
+describe('discoverSitemaps fallback chain', () => {
+  it.each(['/sitemap.xml', '/sitemap_index.xml', '/sitemap-index.xml'])('finds %s when robots.txt is a 404', async (path) => {
+    const site = await serve({ [path]: { headers: XML, body: urlsetXml(['https://example.com/']) } });
+    expect(await discoverSitemaps(site.origin, open)).toEqual([site.url(path)]);
+    expect(site.hits('/robots.txt')).toBe(1);
+    expect(site.hits(path, 'HEAD')).toBe(1);
+  });
+
+  it('tries the paths in order and stops at the first 2xx', async () => {
+    const site = await serve({ '/sitemap_index.xml': { body: '<sitemapindex/>' } });
+    await discoverSitemaps(site.origin, open);
+    expect(site.hits('/sitemap.xml')).toBeGreaterThan(0);
+    expect(site.hits('/sitemap-index.xml')).toBe(0);
+  });
+
+  it('skips a well-known path that robots.txt disallows, and says so', async () => {
+    const site = await serve({
+      '/robots.txt': { body: 'User-agent: *\nDisallow: /sitemap.xml\n' },
+      '/sitemap.xml': { body: urlsetXml(['https://example.com/']) },
+      '/sitemap_index.xml': { body: '<sitemapindex/>' },
+    });
+    const found = await discover(site.origin, resolveWalkOptions(open));
+    expect(found.sitemaps).toEqual([site.url('/sitemap_index.xml')]);
+    expect(site.hits('/sitemap.xml')).toBe(0);
+    expect(found.problems[0]).toMatchObject({ kind: 'robots_forbidden', url: site.url('/sitemap.xml') });
+  });
+
+  it('returns [] when nothing is found', async () => {
+    const site = await serve({});
+    const found = await discover(site.origin, resolveWalkOptions(open));
+    expect(found).toMatchObject({ sitemaps: [], source: 'none' });
+  });
+});
+
+describe('robots.txt failures (RFC 9309)', () => {
+  it.each([500, 503, 429])('treats %i as unreachable: robots_unreachable, no sitemap probed', async (status) => {
+    const site = await serve({ '/robots.txt': { status, body: 'down' }, '/sitemap.xml': { body: urlsetXml(['https://e.com/']) } });
+    await expect(discoverSitemaps(site.origin, open)).rejects.toMatchObject({ kind: 'robots_unreachable' });
+    expect(site.hits('/sitemap.xml')).toBe(0);
+  });
+
+  it('refuses a loopback root without --allow-private: blocked_ssrf before any request', async () => {
+    const site = await serve({ '/robots.txt': { body: 'Sitemap: /x.xml' } });
+    await expect(discoverSitemaps(site.origin)).rejects.toMatchObject({ kind: 'blocked_ssrf' });
+    expect(site.totalRequests()).toBe(0);
+  });
+
+  it('refuses a non-http root with invalid_url', async () => {
+    await expect(discoverSitemaps('ftp://example.com/')).rejects.toMatchObject({ kind: 'invalid_url' });
+  });
+});

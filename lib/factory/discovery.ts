@@ -1,0 +1,106 @@
+import { FactoryError, isFactoryError } from './errors.js';
+import { assertUrlAllowed, probeUrl } from './fetch/index.js';
+import type { WalkOptions } from './limits.js';
+import { robotsRequestOptions } from './request-options.js';
+import { fetchRobotsTxt, isPathAllowed, robotsOf, type RobotsResult, type RobotsRule } from './robots.js';
+import type { ReportedError } from './types.js';
+import { createLogger } from '../utils/logger.js';
+
+const log = createLogger('factory:discovery');
+
+/** Well-known sitemap paths tried in order when robots.txt names none; the first three are DESIGN's contract. */
+export const FALLBACK_SITEMAP_PATHS = [
+  'sitemap.xml',
+  'sitemap_index.xml',
+  'sitemap-index.xml',
+  'sitemap.xml.gz',
+  'wp-sitemap.xml',
+  'sitemap.txt',
+] as const;
+
+/** What discovery found and how: the sitemap URLs, where they came from, and what was skipped. */
+export interface Discovery {
+  rootUrl: string;
+  sitemaps: string[];
+  source: 'robots' | 'fallback' | 'none';
+  robots: RobotsResult;
+  problems: ReportedError[];
+  requests: number;
+}
+
+/** Parses and checks a site root given by a user: absolute http(s), no credentials needed. */
+export function parseRootUrl(rootUrl: string): URL {
+  let url: URL;
+  try {
+    url = new URL(rootUrl.trim());
+  } catch (cause) {
+    throw new FactoryError('invalid_url', `not an absolute URL: ${rootUrl}`, { url: rootUrl, cause });
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new FactoryError('invalid_url', `only http and https sites can be discovered, not ${url.protocol}`, { url: rootUrl });
+  }
+  return url;
+}
+
+/** Candidate fallback URLs: under the root's own folder first (sub-path sites), then at the host root. */
+export function fallbackCandidates(root: URL): string[] {
+  const folder = root.pathname.endsWith('/') ? root.pathname : root.pathname.replace(/[^/]*$/, '');
+  const bases = folder === '/' ? ['/'] : [folder, '/'];
+  return bases.flatMap((base) => FALLBACK_SITEMAP_PATHS.map((path) => new URL(base + path, root.origin).href));
+}
+
+/** Keeps the robots `Sitemap:` URLs the SSRF policy allows; refused ones are reported, not fatal. */
+function allowedSitemaps(urls: string[], options: WalkOptions, problems: ReportedError[]): string[] {
+  return urls.filter((url) => {
+    try {
+      assertUrlAllowed(new URL(url), options.net);
+      return true;
+    } catch (error) {
+      const kind = isFactoryError(error) ? error.kind : 'blocked_ssrf';
+      const message = error instanceof Error ? error.message : String(error);
+      problems.push({ kind, url, message, parent: null });
+      log.warn({ event: 'robots_sitemap_refused', url, kind }, 'robots.txt Sitemap line skipped');
+      return false;
+    }
+  });
+}
+
+/** Tries the fallback paths in order (HEAD, then GET where HEAD is refused); the first 2xx wins. */
+async function probeFallbacks(root: URL, options: WalkOptions, context: { rules: RobotsRule[]; problems: ReportedError[] }) {
+  let requests = 0;
+  for (const candidate of fallbackCandidates(root)) {
+    const path = new URL(candidate).pathname;
+    if (!isPathAllowed(context.rules, path)) {
+      context.problems.push({ kind: 'robots_forbidden', url: candidate, message: 'robots.txt disallows this path', parent: null });
+      continue;
+    }
+    requests += 1;
+    const answer = await probeUrl(candidate, robotsRequestOptions(options)).catch((error: unknown) => {
+      if (isFactoryError(error) && error.kind === 'blocked_ssrf') throw error;
+      return null;
+    });
+    if (answer && answer.status >= 200 && answer.status < 300) return { found: candidate, requests };
+  }
+  return { found: null, requests };
+}
+
+/**
+ * Finds a site's sitemaps: robots.txt `Sitemap:` lines (RFC 9309), else the first well-known path that answers 2xx.
+ * Throws `robots_unreachable` (5xx, 429, unreachable: RFC 9309's disallow-all), `blocked_ssrf` or `invalid_url`.
+ */
+export async function discover(rootUrl: string, options: WalkOptions): Promise<Discovery> {
+  const root = parseRootUrl(rootUrl);
+  assertUrlAllowed(root, options.net);
+  const robots = await fetchRobotsTxt(root.href, options);
+  const problems: ReportedError[] = [];
+  const listed = allowedSitemaps(robotsOf(robots).sitemaps, options, problems);
+  const base = { rootUrl: root.href, robots, problems };
+  if (listed.length > 0) return { ...base, sitemaps: listed, source: 'robots', requests: 1 };
+  const { found, requests } = await probeFallbacks(root, options, { rules: robotsOf(robots).rules, problems });
+  if (found) {
+    log.info({ event: 'sitemap_fallback_found', url: found, requests }, 'sitemap found at a well-known path');
+    return { ...base, sitemaps: [found], source: 'fallback', requests: requests + 1 };
+  }
+  log.warn({ event: 'no_sitemap_found', url: root.href, requests }, 'no sitemap in robots.txt nor at the well-known paths');
+  return { ...base, sitemaps: [], source: 'none', requests: requests + 1 };
+}

@@ -1,0 +1,171 @@
+import { FactoryError, toFactoryError } from './errors.js';
+import { openSitemap } from './fetch/index.js';
+import type { WalkOptions } from './limits.js';
+import { createSitemapParser, type ParsedItem, type ParseStats } from './parse/index.js';
+import { sitemapRequestOptions } from './request-options.js';
+import type { ParsedUrl, ReportedError, SitemapFormat, SitemapRef } from './types.js';
+import { createLogger } from '../utils/logger.js';
+
+const log = createLogger('factory:sitemap-reader');
+
+/** What reading one sitemap produces, in document order: its items (after `skip`) and the children it lists. */
+export type SitemapReadEvent<T> = { type: 'items'; items: T[] } | { type: 'children'; refs: SitemapRef[] };
+
+/** Where to start and how to cut: `skip` items already emitted (resume), at most `batchSize` items an event. */
+export interface ReadSitemapContext {
+  skip: number;
+  batchSize: number;
+  signal?: AbortSignal;
+}
+
+/** What one sitemap held once read: counts, format and the limits it ran into (reported, not thrown). */
+export interface SitemapReadSummary {
+  url: string;
+  finalUrl: string;
+  format: SitemapFormat | null;
+  depth: number;
+  /** Page entries parsed (before `skip`); at most maxUrlsPerSitemap. */
+  entries: number;
+  /** Items produced, `skip` included: the offset a finished sitemap ends at. */
+  items: number;
+  children: number;
+  dropped: number;
+  bytes: number;
+  truncated: boolean;
+  problems: ReportedError[];
+}
+
+/** Maps one parsed page to the items a walk emits for it (the entry itself, or its new URLs). */
+export type ItemMapper<T> = (entry: ParsedUrl, ref: SitemapRef) => T[];
+
+/** Counts, skips and cuts the parser's items for one sitemap; the limits of DESIGN are enforced here. */
+class ReadCursor<T> {
+  entries = 0;
+  items = 0;
+  children = 0;
+  full = false;
+  readonly problems: ReportedError[] = [];
+  private pending: T[] = [];
+
+  constructor(
+    private readonly ref: SitemapRef,
+    private readonly options: WalkOptions,
+    private readonly context: ReadSitemapContext & { mapItems: ItemMapper<T> },
+  ) {}
+
+  /** Takes the items of one parser step and returns the events ready to go out. */
+  take(parsed: ParsedItem[]): Array<SitemapReadEvent<T>> {
+    const events: Array<SitemapReadEvent<T>> = [];
+    const refs: SitemapRef[] = [];
+    for (const item of parsed) {
+      if (this.full) break;
+      if (item.type === 'url') this.takeEntry(item.entry, events);
+      else this.takeChild(item.loc, refs);
+    }
+    if (refs.length > 0) events.push({ type: 'children', refs });
+    return events;
+  }
+
+  /** The last partial batch. */
+  flush(): Array<SitemapReadEvent<T>> {
+    const rest = this.pending;
+    this.pending = [];
+    return rest.length > 0 ? [{ type: 'items', items: rest }] : [];
+  }
+
+  private takeEntry(entry: ParsedUrl, events: Array<SitemapReadEvent<T>>): void {
+    if (this.entries >= this.options.maxUrlsPerSitemap) {
+      this.full = true;
+      this.problem('too_many_urls', `more than ${this.options.maxUrlsPerSitemap} URLs: the first ${this.options.maxUrlsPerSitemap} kept`);
+      return;
+    }
+    this.entries += 1;
+    for (const item of this.context.mapItems(entry, this.ref)) {
+      this.items += 1;
+      if (this.items <= this.context.skip) continue;
+      this.pending.push(item);
+      if (this.pending.length >= this.context.batchSize) events.push(...this.flush());
+    }
+  }
+
+  private takeChild(loc: string, refs: SitemapRef[]): void {
+    this.children += 1;
+    const depth = this.ref.depth + 1;
+    if (this.children > this.options.maxChildrenPerIndex) {
+      if (this.children === this.options.maxChildrenPerIndex + 1) {
+        this.problem('too_many_children', `more than ${this.options.maxChildrenPerIndex} child sitemaps: the rest skipped`);
+      }
+      return;
+    }
+    if (depth > this.options.maxDepth) {
+      if (!this.problems.some((problem) => problem.kind === 'too_deep')) {
+        this.problem('too_deep', `children at depth ${depth} exceed maxDepth ${this.options.maxDepth}: skipped`);
+      }
+      return;
+    }
+    refs.push({ url: loc, depth, parent: this.ref.url });
+  }
+
+  private problem(kind: ReportedError['kind'], message: string): void {
+    this.problems.push({ kind, url: this.ref.url, message, parent: this.ref.parent, depth: this.ref.depth });
+    log.warn({ event: 'sitemap_limit', kind, url: this.ref.url, depth: this.ref.depth }, message);
+  }
+
+  summary(finalUrl: string, stats: ParseStats): SitemapReadSummary {
+    const dropped = stats.dropped.tooLong + stats.dropped.relative + stats.dropped.badScheme + stats.dropped.malformed;
+    return {
+      url: this.ref.url,
+      finalUrl,
+      format: stats.format,
+      depth: this.ref.depth,
+      entries: this.entries,
+      items: this.items,
+      children: this.children,
+      dropped,
+      bytes: stats.bytes,
+      truncated: this.full,
+      problems: this.problems,
+    };
+  }
+}
+
+/** Re-throws a failure with the sitemap's depth and parent, logged where that context is known. */
+function withContext(error: unknown, ref: SitemapRef): FactoryError {
+  const base = toFactoryError(error, 'fetch_failed', { url: ref.url });
+  const wrapped = new FactoryError(base.kind, base.message, {
+    ...base.context,
+    url: base.url ?? ref.url,
+    depth: ref.depth,
+    parent: ref.parent,
+    cause: base,
+  });
+  log.warn({ event: 'sitemap_failed', kind: wrapped.kind, url: ref.url, depth: ref.depth, parent: ref.parent }, wrapped.message);
+  return wrapped;
+}
+
+/**
+ * Fetches and parses one sitemap, streaming: never more than one network chunk's items held at once
+ * beyond the current batch. Throws a FactoryError (with depth and parent) when the sitemap itself fails.
+ */
+export async function* readSitemap<T>(
+  ref: SitemapRef,
+  options: WalkOptions,
+  context: ReadSitemapContext & { mapItems: ItemMapper<T> },
+): AsyncGenerator<SitemapReadEvent<T>, SitemapReadSummary> {
+  const cursor = new ReadCursor(ref, options, context);
+  try {
+    const opened = await openSitemap(ref.url, sitemapRequestOptions(options, context.signal));
+    const parser = createSitemapParser({ sitemapUrl: opened.url, maxUrlLength: options.maxUrlLength });
+    for await (const chunk of opened.bytes) {
+      yield* cursor.take(parser.write(chunk));
+      if (cursor.full) break;
+    }
+    if (!cursor.full) yield* cursor.take(parser.end());
+    yield* cursor.flush();
+    const summary = cursor.summary(opened.url, parser.stats);
+    log.debug({ event: 'sitemap_read', url: ref.url, depth: ref.depth, entries: summary.entries, bytes: summary.bytes }, 'sitemap read');
+    return summary;
+  } catch (error) {
+    throw withContext(error, ref);
+  }
+}

@@ -1,0 +1,284 @@
+import { FactoryError, toFactoryError } from './errors.js';
+import type { WalkOptions } from './limits.js';
+import { SignalQueue } from './signal-queue.js';
+import { readSitemap, type ItemMapper, type SitemapReadEvent, type SitemapReadSummary } from './sitemap-reader.js';
+import type { ActiveSitemap, ReportedError, SitemapFormat, SitemapRef, WalkState, WalkSummary } from './types.js';
+import { tryIdentityKey } from './url-identity.js';
+import { createLogger } from '../utils/logger.js';
+
+const log = createLogger('factory:walker');
+
+/** Items per batch: the unit of streaming, of job shards and of resume points. */
+export const BATCH_SIZE = 1000;
+
+/** Everything a walk reports, in order: batches of items, each sitemap read, each failure, and a summary last. */
+export type WalkEvent<T> =
+  | { type: 'batch'; items: T[] }
+  | {
+      type: 'sitemap';
+      url: string;
+      depth: number;
+      parent: string | null;
+      format: SitemapFormat | null;
+      entries: number;
+      children: number;
+      dropped: number;
+      bytes: number;
+    }
+  | ({ type: 'error' } & ReportedError)
+  | ({ type: 'summary' } & WalkSummary);
+
+/** How a walk starts: fresh from root sitemaps, or resumed from a saved state. */
+export type WalkStart = { roots: string[] } | { state: WalkState };
+
+/** Options of one walk beyond the limits: how each page becomes items, and cancellation. */
+export interface WalkSetup<T> {
+  /** Called once per sitemap, so a mapper may keep per-sitemap state (dedupe); resume replays skipped entries through it. */
+  createMapper: () => ItemMapper<T>;
+  signal?: AbortSignal;
+}
+
+interface Slot<T> {
+  ref: SitemapRef;
+  iterator: AsyncGenerator<SitemapReadEvent<T>, SitemapReadSummary>;
+  /** Items of this sitemap in batches already yielded: where a resume starts. */
+  emitted: number;
+  /** Items of this sitemap in the open batch. */
+  queued: number;
+}
+
+type Step<T> =
+  | { slot: Slot<T>; result: IteratorResult<SitemapReadEvent<T>, SitemapReadSummary> }
+  | { slot: Slot<T>; error: unknown };
+
+/**
+ * Walks sitemap trees: up to `concurrency` sitemaps read at once, items merged into batches of BATCH_SIZE,
+ * children followed at any depth through a visited set of identity keys. After every yielded batch,
+ * `state()` is a consistent resume point: memory holds one parser step per sitemap in flight plus one batch.
+ */
+export class SitemapWalk<T> {
+  private frontier: SitemapRef[] = [];
+  private head = 0;
+  private readonly resumeQueue: ActiveSitemap[] = [];
+  private readonly visited = new Set<string>();
+  private readonly live = new Set<Slot<T>>();
+  private readonly parked = new Set<Slot<T>>();
+  private readonly steps = new SignalQueue<Step<T>>();
+  private batch: T[] = [];
+  private sitemapsDone = 0;
+  private urlsEmitted = 0;
+  private readonly counts = { sitemaps: 0, errors: 0, dropped: 0 };
+  private produced = false;
+  private readonly deferredRootErrors: FactoryError[] = [];
+  private sitemapLimitReported = false;
+  private readonly abort = new AbortController();
+  private readonly signal: AbortSignal;
+
+  constructor(
+    private readonly options: WalkOptions,
+    start: WalkStart,
+    private readonly setup: WalkSetup<T>,
+  ) {
+    this.signal = setup.signal ? AbortSignal.any([setup.signal, this.abort.signal]) : this.abort.signal;
+    if ('state' in start) this.restore(start.state);
+    else this.enqueue(start.roots.map((url) => ({ url, depth: 0, parent: null })));
+  }
+
+  /** A resume point: valid between batches (after each yielded `batch` event). */
+  state(): WalkState {
+    const reading = [...this.live, ...this.parked].map((slot) => ({ ...slot.ref, emitted: slot.emitted }));
+    return {
+      frontier: this.frontier.slice(this.head),
+      active: [...reading, ...this.resumeQueue],
+      visited: [...this.visited],
+      sitemapsDone: this.sitemapsDone,
+      urlsEmitted: this.urlsEmitted,
+    };
+  }
+
+  /** Runs the walk; breaking out of the loop stops every fetch in flight. */
+  async *events(): AsyncGenerator<WalkEvent<T>> {
+    const startedAt = Date.now();
+    try {
+      this.fill();
+      while (this.live.size > 0 && !this.urlLimitReached()) {
+        const step = await this.steps.shift();
+        yield* this.handle(step);
+        this.fill();
+      }
+      if (this.batch.length > 0) yield this.commitBatch();
+      if (!this.produced && this.deferredRootErrors[0]) throw this.deferredRootErrors[0];
+      yield* this.releaseDeferred();
+      yield { type: 'summary', urls: this.urlsEmitted, ...this.counts, durationMs: Date.now() - startedAt };
+    } finally {
+      await this.closeAll();
+    }
+  }
+
+  private restore(state: WalkState): void {
+    for (const key of state.visited) this.visited.add(key);
+    this.resumeQueue.push(...state.active);
+    const activeUrls = new Set(state.active.map((ref) => ref.url));
+    this.frontier = state.frontier.filter((ref) => !activeUrls.has(ref.url));
+    this.sitemapsDone = state.sitemapsDone;
+    this.urlsEmitted = state.urlsEmitted;
+  }
+
+  private urlLimitReached(): boolean {
+    return this.urlsEmitted + this.batch.length >= this.options.maxUrls;
+  }
+
+  /** Starts readers until `concurrency` are in flight: resumed sitemaps first, then the frontier in order. */
+  private fill(): void {
+    while (this.live.size < this.options.concurrency) {
+      const resumed = this.resumeQueue.shift();
+      const ref = resumed ?? this.frontier[this.head];
+      if (!ref) return;
+      if (!resumed) this.advanceFrontier();
+      this.startReader({ url: ref.url, depth: ref.depth, parent: ref.parent }, resumed?.emitted ?? 0);
+    }
+  }
+
+  private advanceFrontier(): void {
+    this.head += 1;
+    // Compact now and then so a long walk does not keep every finished ref alive.
+    if (this.head > 1024 && this.head * 2 > this.frontier.length) {
+      this.frontier = this.frontier.slice(this.head);
+      this.head = 0;
+    }
+  }
+
+  private startReader(ref: SitemapRef, skip: number): void {
+    const iterator = readSitemap(ref, this.options, {
+      skip,
+      batchSize: BATCH_SIZE,
+      mapItems: this.setup.createMapper(),
+      signal: this.signal,
+    });
+    const slot: Slot<T> = { ref, iterator, emitted: skip, queued: 0 };
+    this.live.add(slot);
+    this.pull(slot);
+  }
+
+  private pull(slot: Slot<T>): void {
+    slot.iterator.next().then(
+      (result) => this.steps.push({ slot, result }),
+      (error: unknown) => this.steps.push({ slot, error }),
+    );
+  }
+
+  private *handle(step: Step<T>): Generator<WalkEvent<T>> {
+    const { slot } = step;
+    if ('error' in step) return yield* this.finish(slot, null, step.error);
+    if (step.result.done) return yield* this.finish(slot, step.result.value, null);
+    const event = step.result.value;
+    if (event.type === 'items') yield* this.addItems(slot, event.items);
+    else yield* this.addChildren(event.refs);
+    if (!this.urlLimitReached()) this.pull(slot);
+  }
+
+  /** Adds items to the open batch, yielding each batch as it fills (and the last one at the URL limit). */
+  private *addItems(slot: Slot<T>, items: T[]): Generator<WalkEvent<T>> {
+    if (items.length > 0) yield* this.markProduced();
+    let offset = 0;
+    while (offset < items.length && !this.urlLimitReached()) {
+      const room = Math.min(BATCH_SIZE - this.batch.length, this.options.maxUrls - this.urlsEmitted - this.batch.length);
+      const taken = items.slice(offset, offset + room);
+      for (const item of taken) this.batch.push(item);
+      slot.queued += taken.length;
+      offset += taken.length;
+      if (this.batch.length >= BATCH_SIZE || this.urlLimitReached()) yield this.commitBatch();
+    }
+  }
+
+  /** Hands the open batch out and moves every contributing sitemap's offset past it. */
+  private commitBatch(): WalkEvent<T> {
+    const items = this.batch;
+    this.batch = [];
+    this.urlsEmitted += items.length;
+    for (const slot of [...this.live, ...this.parked]) {
+      slot.emitted += slot.queued;
+      slot.queued = 0;
+    }
+    this.sitemapsDone += this.parked.size;
+    this.parked.clear();
+    return { type: 'batch', items };
+  }
+
+  /** Children found in an index: they count as something found, then are followed if new. */
+  private *addChildren(refs: SitemapRef[]): Generator<WalkEvent<T>> {
+    if (refs.length > 0) yield* this.markProduced();
+    yield* this.enqueue(refs);
+  }
+
+  /** Follows sitemaps not seen before (by identity key), within the walk's sitemap limit; returns what to report. */
+  private enqueue(refs: SitemapRef[]): Array<WalkEvent<T>> {
+    const reports: Array<WalkEvent<T>> = [];
+    for (const ref of refs) {
+      const key = tryIdentityKey(ref.url);
+      if (key === null) {
+        reports.push(this.reportError(new FactoryError('invalid_url', 'sitemap URL cannot be parsed', ref), ref));
+      } else if (this.visited.has(key)) {
+        log.debug({ event: 'sitemap_seen', url: ref.url, parent: ref.parent }, 'already visited: cycle or duplicate skipped');
+      } else if (this.visited.size >= this.options.maxSitemaps) {
+        if (!this.sitemapLimitReported) reports.push(this.reportError(this.sitemapLimitError(ref), ref));
+        this.sitemapLimitReported = true;
+      } else {
+        this.visited.add(key);
+        this.frontier.push(ref);
+      }
+    }
+    return reports;
+  }
+
+  private sitemapLimitError(ref: SitemapRef): FactoryError {
+    const message = `walk limit of ${this.options.maxSitemaps} sitemaps reached: further sitemaps skipped`;
+    return new FactoryError('too_many_children', message, { ...ref, limit: this.options.maxSitemaps });
+  }
+
+  /** A sitemap ended (read or failed): report it and retire it once its items have all been yielded. */
+  private *finish(slot: Slot<T>, summary: SitemapReadSummary | null, error: unknown): Generator<WalkEvent<T>> {
+    this.live.delete(slot);
+    if (slot.queued > 0) this.parked.add(slot);
+    else this.sitemapsDone += 1;
+    if (summary) {
+      this.counts.sitemaps += 1;
+      this.counts.dropped += summary.dropped;
+      const { url, depth, format, entries, children, dropped, bytes } = summary;
+      yield { type: 'sitemap', url, depth, parent: slot.ref.parent, format, entries, children, dropped, bytes };
+      for (const problem of summary.problems) yield this.countError({ type: 'error', ...problem });
+      return;
+    }
+    const failure = toFactoryError(error, 'fetch_failed', slot.ref);
+    if (slot.ref.depth === 0 && !this.produced) this.deferredRootErrors.push(failure);
+    else yield this.reportError(failure, slot.ref);
+  }
+
+  private *markProduced(): Generator<WalkEvent<T>> {
+    if (this.produced) return;
+    this.produced = true;
+    yield* this.releaseDeferred();
+  }
+
+  /** Root failures wait until something else was found: if nothing was, the first one is thrown instead. */
+  private *releaseDeferred(): Generator<WalkEvent<T>> {
+    for (const error of this.deferredRootErrors.splice(0)) yield this.reportError(error, { url: error.url ?? '', depth: 0, parent: null });
+  }
+
+  private reportError(error: FactoryError, ref: SitemapRef): WalkEvent<T> {
+    return this.countError({ type: 'error', kind: error.kind, url: error.url ?? ref.url, message: error.message, parent: ref.parent, depth: ref.depth });
+  }
+
+  private countError(event: WalkEvent<T> & { type: 'error' }): WalkEvent<T> {
+    this.counts.errors += 1;
+    return event;
+  }
+
+  private async closeAll(): Promise<void> {
+    const open = [...this.live];
+    this.live.clear();
+    // return() waits for a pending next(), so the fetches in flight are aborted first; errors on the way out are moot.
+    this.abort.abort();
+    await Promise.all(open.map((slot) => slot.iterator.return(undefined as never).catch(() => undefined)));
+  }
+}
