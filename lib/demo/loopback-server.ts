@@ -70,7 +70,8 @@ export async function startLoopbackServer(resolve: RouteResolver, port = 0): Pro
       await writeCanned(request, response, answer ?? { status: 404, body: 'not found' });
     })().catch(() => response.destroy());
   });
-  server.keepAliveTimeout = 1_000;
+  // undici reuses a socket only when the server keeps it open for more than 2 s.
+  server.keepAliveTimeout = 5_000;
   await new Promise<void>((ready) => server.listen(port, '127.0.0.1', ready));
   const actualPort = (server.address() as AddressInfo).port;
   const origin = `http://127.0.0.1:${actualPort}`;

@@ -1,0 +1,73 @@
+import { isIPv6 } from 'node:net';
+import { Agent, buildConnector } from 'undici';
+import type { NetPolicy } from '../limits.js';
+import { createLogger } from '../../utils/logger.js';
+import { effectivePort, policyKey, type Target } from './net-policy.js';
+import { resolveTarget } from './resolve-target.js';
+
+/** Response header bytes accepted (status line and headers); a bigger head is a broken or hostile server. */
+export const MAX_HEADER_BYTES = 16 * 1024;
+/** How long an idle keep-alive connection waits for the next request of a walk. */
+const KEEP_ALIVE_MS = 10_000;
+
+const log = createLogger('factory:fetch');
+const agents = new Map<string, Agent>();
+
+/** The keep-alive connection pool for a policy: one per distinct policy, reused by every request. */
+export function agentFor(net: NetPolicy): Agent {
+  const key = policyKey(net);
+  let agent = agents.get(key);
+  if (agent === undefined) {
+    agent = new Agent({ connect: guardedConnector(net), maxHeaderSize: MAX_HEADER_BYTES, keepAliveTimeout: KEEP_ALIVE_MS });
+    agents.set(key, agent);
+  }
+  return agent;
+}
+
+/** Closes every pooled connection (end of a CLI run, end of a test file). */
+export async function closeAgents(): Promise<void> {
+  const open = [...agents.values()];
+  agents.clear();
+  await Promise.all(open.map((agent) => agent.close()));
+}
+
+// Resolves and checks the addresses itself, then dials those very IPs: there is no second DNS answer to rebind.
+function guardedConnector(net: NetPolicy): buildConnector.connector {
+  const dial = buildConnector({});
+  return (options, callback) => {
+    resolveTarget(connectTarget(options), net)
+      .then((addresses) => dialInTurn(dial, { options, addresses }, callback))
+      .catch((error: unknown) => callback(error instanceof Error ? error : new Error(String(error)), null));
+  };
+}
+
+/** Dials checked addresses in turn, moving on when one refuses or is unreachable (IPv6 answers on an IPv4-only host). */
+export function dialInTurn(
+  dial: buildConnector.connector,
+  plan: { options: buildConnector.Options; addresses: string[] },
+  callback: buildConnector.Callback,
+): void {
+  const [address = '', ...rest] = plan.addresses;
+  const { options } = plan;
+  // servername stays the name, so TLS still checks the certificate against the host, not the IP.
+  const servername = options.servername ?? serverName(options.hostname);
+  dial({ ...options, hostname: address, servername }, (...args) => {
+    if (args[0] === null || rest.length === 0) return callback(...args);
+    log.debug({ event: 'dial_retry', host: options.hostname, address, error: args[0].message }, 'trying the next address');
+    dialInTurn(dial, { options, addresses: rest }, callback);
+  });
+}
+
+// undici hands over IPv6 hosts without brackets; the policy speaks URL hostnames.
+function connectTarget(options: buildConnector.Options): Target {
+  return {
+    url: `${options.protocol}//${options.host ?? options.hostname}`,
+    host: isIPv6(options.hostname) ? `[${options.hostname}]` : options.hostname,
+    port: effectivePort(options.protocol, options.port),
+  };
+}
+
+// SNI must not carry an IP address (RFC 6066).
+function serverName(hostname: string): string | undefined {
+  return /^[\d.]+$/.test(hostname) || isIPv6(hostname) ? undefined : hostname;
+}

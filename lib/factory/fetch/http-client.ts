@@ -1,0 +1,111 @@
+import type { IncomingHttpHeaders } from 'node:http';
+import type { Dispatcher } from 'undici';
+import { FetchError } from '../errors.js';
+import { createLogger } from '../../utils/logger.js';
+import { agentFor } from './agent.js';
+import { startDeadline, type Deadline } from './deadline.js';
+import { toFetchFailure } from './fetch-errors.js';
+import { cappedBody, DRAIN_LIMIT, type RawBody } from './response-body.js';
+import { assertUrlAllowed } from './ssrf-guard.js';
+import type { RequestOptions, SafeResponse } from './types.js';
+
+const log = createLogger('factory:fetch');
+
+/** Statuses that send us elsewhere; the next hop is checked by the SSRF guard like the first. */
+const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
+
+/** Request headers a caller adds beyond user agent and accept (e.g. accept-encoding for sitemaps). */
+export type ExtraHeaders = Readonly<Record<string, string>>;
+
+/** GET or HEAD `url` under the SSRF guard, one deadline and the download cap; redirects followed by hand. */
+export async function safeRequest(url: string, options: RequestOptions): Promise<SafeResponse> {
+  return sendRequest(url, options, {});
+}
+
+/** `safeRequest` with extra request headers, for callers inside this module. */
+export async function sendRequest(url: string, options: RequestOptions, extra: ExtraHeaders): Promise<SafeResponse> {
+  let current = parseUrl(url);
+  const deadline = startDeadline(options.timeoutMs, options.signal);
+  try {
+    for (let redirects = 0; ; redirects += 1) {
+      assertUrlAllowed(current, options.net);
+      const raw = await dispatch(current, options, { extra, deadline });
+      const next = redirectTarget(raw, current);
+      if (next === null) return toSafeResponse(raw, { url: current.href, redirects, deadline, options });
+      await raw.body.dump({ limit: DRAIN_LIMIT, signal: deadline.signal }).catch(() => raw.body.destroy());
+      if (redirects >= options.maxRedirects) throw tooManyRedirects(url, options.maxRedirects);
+      log.debug({ event: 'fetch_redirect', url: current.href, to: next.href, status: raw.statusCode }, 'following redirect');
+      current = next;
+    }
+  } catch (error) {
+    deadline.clear();
+    throw toFetchFailure(error, { url: current.href, deadline, callerSignal: options.signal });
+  }
+}
+
+function parseUrl(url: string, base?: URL): URL {
+  try {
+    return new URL(url, base);
+  } catch (error) {
+    log.warn({ event: 'invalid_url', url: url.slice(0, 2_048), base: base?.href }, 'not a valid URL');
+    throw new FetchError('invalid_url', `not a valid URL: ${url.slice(0, 200)}`, { url, cause: error });
+  }
+}
+
+async function dispatch(
+  url: URL,
+  options: RequestOptions,
+  how: { extra: ExtraHeaders; deadline: Deadline },
+): Promise<Dispatcher.ResponseData> {
+  // identity unless asked otherwise: safeRequest hands out raw bytes, and only openSitemap decodes.
+  const headers = { 'user-agent': options.userAgent, accept: options.accept ?? '*/*', 'accept-encoding': 'identity', ...how.extra };
+  const request: Dispatcher.RequestOptions = {
+    origin: url.origin,
+    path: `${url.pathname}${url.search}`,
+    method: options.method ?? 'GET',
+    headers,
+    signal: how.deadline.signal,
+  };
+  return agentFor(options.net).request(request);
+}
+
+// The next URL of a redirect, or null when this response is the final one (no Location: nothing to follow).
+function redirectTarget(raw: Dispatcher.ResponseData, current: URL): URL | null {
+  if (!REDIRECT_STATUSES.has(raw.statusCode)) return null;
+  const location = firstValue(raw.headers.location);
+  return location === undefined ? null : parseUrl(location, current);
+}
+
+function tooManyRedirects(url: string, limit: number): FetchError {
+  log.warn({ event: 'too_many_redirects', url, limit }, 'redirect limit reached');
+  return new FetchError('too_many_redirects', `more than ${limit} redirects`, { url, limit });
+}
+
+function toSafeResponse(
+  raw: Dispatcher.ResponseData,
+  meta: { url: string; redirects: number; deadline: Deadline; options: RequestOptions },
+): SafeResponse {
+  const { url, redirects, deadline, options } = meta;
+  const context = { url, status: raw.statusCode, maxBytes: options.maxDownloadBytes, deadline, callerSignal: options.signal };
+  const { body, discard } = cappedBody(raw.body as RawBody, context);
+  return { url, status: raw.statusCode, headers: toHeaders(raw.headers), redirects, body, discard };
+}
+
+function firstValue(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value[0] : value;
+}
+
+/** undici's header record as a WHATWG `Headers`; a value `Headers` refuses is dropped rather than failing the response. */
+export function toHeaders(raw: IncomingHttpHeaders): Headers {
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(raw)) {
+    for (const item of Array.isArray(value) ? value : [value ?? '']) {
+      try {
+        headers.append(name, item);
+      } catch {
+        log.debug({ event: 'header_dropped', name }, 'unrepresentable response header');
+      }
+    }
+  }
+  return headers;
+}

@@ -1,0 +1,45 @@
+import { FetchError, LimitError } from '../errors.js';
+import { createLogger } from '../../utils/logger.js';
+import { decodeBody } from './decode-body.js';
+import { sendRequest } from './http-client.js';
+import type { OpenSitemapOptions, OpenedSitemap, SafeResponse } from './types.js';
+
+const log = createLogger('factory:fetch');
+
+/** What sitemap requests accept; the content is sniffed anyway, so anything is read. */
+const SITEMAP_ACCEPT = 'application/xml, text/xml;q=0.9, text/plain;q=0.8, */*;q=0.5';
+/** Every coding `decodeBody` can undo; compressed transfers are much smaller for XML. */
+const SITEMAP_ACCEPT_ENCODING = 'gzip, deflate, br';
+
+/** GETs a sitemap, refuses non-2xx before any parsing, and streams its fully decoded bytes. */
+export async function openSitemap(url: string, options: OpenSitemapOptions): Promise<OpenedSitemap> {
+  const request = { ...options, method: 'GET' as const, accept: options.accept ?? SITEMAP_ACCEPT };
+  const response = await sendRequest(url, request, { 'accept-encoding': SITEMAP_ACCEPT_ENCODING });
+  try {
+    assertSuccess(response);
+    assertDeclaredSize(response, options.maxDownloadBytes);
+    const contentEncoding = response.headers.get('content-encoding');
+    const decodeOptions = { url: response.url, contentEncoding, maxBytes: options.maxUncompressedBytes };
+    const { gzipped, bytes } = await decodeBody(response.body, decodeOptions);
+    const contentType = response.headers.get('content-type');
+    return { url: response.url, status: response.status, contentType, gzipped, bytes };
+  } catch (error) {
+    await response.discard();
+    throw error;
+  }
+}
+
+// A 404 page is often XML or HTML that would parse; the status decides first.
+function assertSuccess(response: SafeResponse): void {
+  if (response.status >= 200 && response.status < 300) return;
+  log.warn({ event: 'http_status', url: response.url, status: response.status }, 'sitemap answered with an error status');
+  throw new FetchError('http_status', `HTTP ${response.status}`, { url: response.url, status: response.status });
+}
+
+// Refuses early what the server itself says is too big, instead of reading up to the cap first.
+function assertDeclaredSize(response: SafeResponse, limit: number): void {
+  const declared = Number(response.headers.get('content-length') ?? Number.NaN);
+  if (!(declared > limit)) return;
+  log.warn({ event: 'download_too_large', url: response.url, bytes: declared, limit }, 'declared length over the cap');
+  throw new LimitError('too_large', `Content-Length ${declared} is over ${limit} bytes`, { url: response.url, bytes: declared, limit });
+}

@@ -1,0 +1,48 @@
+import type { NetPolicy } from '../limits.js';
+
+/** How one request is made and bounded. */
+export interface RequestOptions {
+  /** One wall-clock deadline covering connect, redirects, headers and body. */
+  timeoutMs: number;
+  /** Redirect hops followed (each re-checked by the SSRF guard); one more is `too_many_redirects`. */
+  maxRedirects: number;
+  userAgent: string;
+  /** Which private targets this request may reach. */
+  net: NetPolicy;
+  /** Raw bytes read off the wire; more is `too_large`. */
+  maxDownloadBytes: number;
+  /** Caller cancellation: the request rejects with the signal's reason. */
+  signal?: AbortSignal;
+  method?: 'GET' | 'HEAD';
+  accept?: string;
+}
+
+/** A response whose body is capped and covered by the request deadline. */
+export interface SafeResponse {
+  /** Final URL after redirects. */
+  url: string;
+  status: number;
+  headers: Headers;
+  redirects: number;
+  /** Raw bytes (Content-Encoding not decoded); iterate once, or call `discard`. */
+  body: AsyncIterable<Uint8Array>;
+  /** Releases the response without reading it. */
+  discard(): Promise<void>;
+}
+
+/** Options of `openSitemap`: a request plus the decompressed-size cap. */
+export interface OpenSitemapOptions extends RequestOptions {
+  /** Bytes after decompression, checked at every gzip layer; more is `too_large`. */
+  maxUncompressedBytes: number;
+}
+
+/** A sitemap response that passed the status check, with its body fully decoded. */
+export interface OpenedSitemap {
+  url: string;
+  status: number;
+  contentType: string | null;
+  /** True when at least one gzip layer was removed. */
+  gzipped: boolean;
+  /** Decoded bytes, streamed; errors (`too_large`, `decompress`, `timeout`) surface while iterating. */
+  bytes: AsyncIterable<Uint8Array>;
+}
