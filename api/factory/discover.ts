@@ -1,0 +1,48 @@
+import { RequestError } from '../../lib/factory/errors.js';
+import { createJob, getJobStatus, readJobShard, runSlice, stopJob } from '../../lib/factory/jobs/index.js';
+import { DEFAULT_SLICE_BUDGET_MS } from '../../lib/http/api-limits.js';
+import { handle } from '../../lib/http/handler.js';
+import { readJsonBody } from '../../lib/http/request.js';
+import { DiscoverQuerySchema, JobActionRequestSchema, StartJobRequestSchema } from '../../lib/http/request-schemas.js';
+import { json } from '../../lib/http/responses.js';
+import type { ServiceContext } from '../../lib/http/service.js';
+import { assertJobId } from '../../lib/store/job-id.js';
+import { z } from 'zod';
+
+/** Starts a job (201) and runs its first slice within the budget. */
+async function start(body: z.infer<typeof StartJobRequestSchema>, context: ServiceContext): Promise<Response> {
+  const store = await context.store();
+  const created = await createJob(store, { rootUrl: body.rootUrl, options: { ...body.options, net: context.net } });
+  const status = await runSlice(store, created.jobId, { budgetMs: body.budgetMs ?? DEFAULT_SLICE_BUDGET_MS });
+  return json(status, 201);
+}
+
+/** Continues (one slice) or stops a job: 200 JobStatus. */
+async function act(body: z.infer<typeof JobActionRequestSchema>, context: ServiceContext): Promise<Response> {
+  const jobId = assertJobId(body.jobId);
+  const store = await context.store();
+  if (body.action === 'stop') return json(await stopJob(store, jobId));
+  return json(await runSlice(store, jobId, { budgetMs: body.budgetMs ?? DEFAULT_SLICE_BUDGET_MS }));
+}
+
+/** `POST /api/factory/discover`: `{"rootUrl", "options"?, "budgetMs"?}` starts; `{"jobId", "action"?, "budgetMs"?}` continues or stops. */
+export function POST(request: Request): Promise<Response> {
+  return handle(request, async (context) => {
+    const body = await readJsonBody(request, z.record(z.string(), z.unknown()));
+    if ('jobId' in body) return act(JobActionRequestSchema.parse(body), context);
+    return start(StartJobRequestSchema.parse(body), context);
+  });
+}
+
+/** `GET /api/factory/discover?jobId=` -> JobStatus; `&shard=N` -> `{"jobId","shard","urls"}`. */
+export function GET(request: Request): Promise<Response> {
+  return handle(request, async (context) => {
+    const query = DiscoverQuerySchema.parse(Object.fromEntries(new URL(request.url).searchParams));
+    const jobId = assertJobId(query.jobId);
+    const store = await context.store();
+    if (query.shard === undefined) return json(await getJobStatus(store, jobId));
+    const shard = await readJobShard(store, jobId, query.shard);
+    if (!shard) throw new RequestError('not_found', `job ${jobId} has no shard ${query.shard} (yet)`);
+    return json(shard);
+  });
+}

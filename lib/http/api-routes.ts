@@ -1,0 +1,34 @@
+import { readdir } from 'node:fs/promises';
+import { join, relative, sep } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { WebHandler } from './node-adapter.js';
+
+/** One API route: its URL path and the module exporting GET/POST handlers. */
+export interface ApiRoute {
+  path: string;
+  file: string;
+}
+
+/** The exports of a route module, as Vercel reads them. */
+export type RouteModule = Partial<Record<'GET' | 'POST' | 'PUT' | 'DELETE' | 'PATCH', WebHandler>>;
+
+/** Vercel's rule: a `_`-prefixed or `__tests__` path segment is never a route. */
+function isRouteFile(path: string): boolean {
+  const segments = path.split(sep);
+  return path.endsWith('.ts') && !path.endsWith('.d.ts') && segments.every((segment) => !segment.startsWith('_'));
+}
+
+/** Lists the routes under `apiDir`: `api/factory/discover.ts` -> `/api/factory/discover`. */
+export async function listApiRoutes(apiDir: string): Promise<ApiRoute[]> {
+  const entries = await readdir(apiDir, { recursive: true, withFileTypes: true });
+  return entries
+    .filter((entry) => entry.isFile())
+    .map((entry) => relative(apiDir, join(entry.parentPath, entry.name)))
+    .filter(isRouteFile)
+    .map((file) => ({ path: `/api/${file.slice(0, -3).split(sep).join('/')}`, file: join(apiDir, file) }));
+}
+
+/** Imports a route module (TypeScript: the process runs under tsx). */
+export async function loadRouteModule(route: ApiRoute): Promise<RouteModule> {
+  return (await import(pathToFileURL(route.file).href)) as RouteModule;
+}

@@ -1,0 +1,23 @@
+import { assertAuthorized } from './request.js';
+import { responseForError } from './responses.js';
+import { serviceContext, type ServiceContext } from './service.js';
+import { createLogger } from '../utils/logger.js';
+
+const log = createLogger('http:handler');
+
+/** Runs a route's body with the service context after auth; every failure becomes the contract's JSON error. */
+export async function handle(request: Request, route: (context: ServiceContext) => Promise<Response>): Promise<Response> {
+  const startedAt = Date.now();
+  const path = new URL(request.url).pathname;
+  try {
+    const context = serviceContext();
+    assertAuthorized(request, context.env);
+    const response = await route(context);
+    log.info({ event: 'request', method: request.method, path, status: response.status, ms: Date.now() - startedAt }, 'request served');
+    return response;
+  } catch (error) {
+    const response = responseForError(error);
+    log.info({ event: 'request_failed', method: request.method, path, status: response.status, ms: Date.now() - startedAt }, 'request refused');
+    return response;
+  }
+}

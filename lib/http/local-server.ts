@@ -1,0 +1,53 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { listApiRoutes, loadRouteModule, type RouteModule } from './api-routes.js';
+import { sendWebResponse, toWebRequest } from './node-adapter.js';
+import { errorResponse, json } from './responses.js';
+import { createLogger } from '../utils/logger.js';
+
+const log = createLogger('http:local-server');
+
+/** The api/ handlers on a local node:http server, as `crawler-factory serve` runs them. */
+export interface LocalApiServer {
+  origin: string;
+  routes: string[];
+  server: Server;
+  close(): Promise<void>;
+}
+
+async function loadRoutes(apiDir: string): Promise<Map<string, RouteModule>> {
+  const routes = new Map<string, RouteModule>();
+  for (const route of await listApiRoutes(apiDir)) routes.set(route.path, await loadRouteModule(route));
+  return routes;
+}
+
+/** Serves every route under `apiDir` (`/api/x/y` -> `api/x/y.ts`) on host:port (port 0: a free one). */
+export async function startLocalApiServer(apiDir: string, listen: { host: string; port: number }): Promise<LocalApiServer> {
+  const routes = await loadRoutes(apiDir);
+  const server = createServer((incoming, outgoing) => {
+    const origin = `http://${incoming.headers.host ?? listen.host}`;
+    const request = toWebRequest(incoming, origin);
+    const module = routes.get(new URL(request.url).pathname);
+    const handler = module?.[(request.method ?? 'GET') as keyof RouteModule];
+    const respond = async () => {
+      if (!module) return errorResponse('not_found', `no route ${new URL(request.url).pathname}`);
+      if (!handler) return json({ error: { kind: 'bad_request', message: `method ${request.method} not allowed` } }, 405);
+      return handler(request);
+    };
+    respond()
+      .then((response) => sendWebResponse(response, outgoing))
+      .catch((error: unknown) => {
+        log.error({ event: 'serve_failed', err: error }, 'response failed');
+        outgoing.destroy();
+      });
+  });
+  await new Promise<void>((ready) => server.listen(listen.port, listen.host, ready));
+  const { port } = server.address() as AddressInfo;
+  const host = listen.host.includes(':') ? `[${listen.host}]` : listen.host;
+  return {
+    origin: `http://${host}:${port}`,
+    routes: [...routes.keys()],
+    server,
+    close: () => new Promise((done) => server.close(() => done())),
+  };
+}

@@ -1,0 +1,31 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { Readable } from 'node:stream';
+
+/** A web-standard handler, as Vercel functions export them. */
+export type WebHandler = (request: Request) => Promise<Response> | Response;
+
+/** Builds a web Request from a node:http request (the body is streamed, not buffered). */
+export function toWebRequest(incoming: IncomingMessage, origin: string): Request {
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(incoming.headers)) {
+    if (Array.isArray(value)) value.forEach((item) => headers.append(name, item));
+    else if (value !== undefined) headers.set(name, value);
+  }
+  const method = incoming.method ?? 'GET';
+  const hasBody = method !== 'GET' && method !== 'HEAD';
+  return new Request(new URL(incoming.url ?? '/', origin), {
+    method,
+    headers,
+    ...(hasBody ? { body: Readable.toWeb(incoming) as ReadableStream<Uint8Array>, duplex: 'half' } : {}),
+  } as RequestInit);
+}
+
+/** Writes a web Response to a node:http response, streaming its body. */
+export async function sendWebResponse(response: Response, outgoing: ServerResponse): Promise<void> {
+  const headers: Record<string, string> = {};
+  response.headers.forEach((value, name) => (headers[name] = value));
+  outgoing.writeHead(response.status, headers);
+  if (!response.body) return void outgoing.end();
+  for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) outgoing.write(chunk);
+  outgoing.end();
+}

@@ -1,0 +1,39 @@
+import { z } from 'zod';
+import { DEFAULT_SLICE_BUDGET_MS } from './api-limits.js';
+
+/** Limits a caller may set on a job; the network policy is the server's, never the caller's. */
+export const CallerOptionsSchema = z
+  .object({
+    maxDepth: z.number().int().nonnegative().max(1_000),
+    maxUrls: z.number().int().positive(),
+    maxUrlsPerSitemap: z.number().int().positive().max(50_000),
+    maxChildrenPerIndex: z.number().int().positive().max(50_000),
+    maxSitemaps: z.number().int().positive().max(100_000),
+    maxUrlLength: z.number().int().positive().max(8_192),
+    maxUncompressedBytes: z.number().int().positive().max(52_428_800),
+    maxDownloadBytes: z.number().int().positive().max(54_525_952),
+    timeoutMs: z.number().int().positive().max(60_000),
+    concurrency: z.number().int().positive().max(16),
+    userAgent: z.string().min(1).max(200),
+  })
+  .partial()
+  .strict();
+export type CallerOptions = z.infer<typeof CallerOptionsSchema>;
+
+const budgetMs = z.number().int().positive().max(DEFAULT_SLICE_BUDGET_MS);
+
+/** `POST /api/factory/estimate` body (or `?rootUrl=`). */
+export const EstimateRequestSchema = z.object({ rootUrl: z.string().min(1).max(2_048) }).strict();
+
+/** `POST /api/factory/discover` bodies: start a job, or continue / stop one. */
+export const StartJobRequestSchema = z
+  .object({ rootUrl: z.string().min(1).max(2_048), options: CallerOptionsSchema.optional(), budgetMs: budgetMs.optional() })
+  .strict();
+export const JobActionRequestSchema = z
+  .object({ jobId: z.unknown(), action: z.enum(['continue', 'stop']).default('continue'), budgetMs: budgetMs.optional() })
+  .strict();
+
+/** `GET /api/factory/discover?jobId=...[&shard=N]`. */
+export const DiscoverQuerySchema = z
+  .object({ jobId: z.string().max(200), shard: z.coerce.number().int().nonnegative().max(10_000_000).optional() })
+  .strict();

@@ -1,0 +1,57 @@
+import { timingSafeEqual, createHash } from 'node:crypto';
+import type { z } from 'zod';
+import { RequestError } from '../factory/errors.js';
+import type { ServiceEnv } from './env.js';
+
+/** Request bodies are tiny JSON documents; anything larger is refused before parsing. */
+export const MAX_BODY_BYTES = 64 * 1024;
+
+/** Reads a JSON body of at most MAX_BODY_BYTES and validates it; an empty body is `{}`. */
+export async function readJsonBody<S extends z.ZodType>(request: Request, schema: S): Promise<z.output<S>> {
+  const declared = Number(request.headers.get('content-length') ?? '0');
+  if (declared > MAX_BODY_BYTES) throw new RequestError('bad_request', `request body larger than ${MAX_BODY_BYTES} bytes`);
+  const text = await readCapped(request);
+  let value: unknown = {};
+  if (text.trim() !== '') {
+    try {
+      value = JSON.parse(text);
+    } catch {
+      throw new RequestError('bad_request', 'request body is not valid JSON');
+    }
+  }
+  return schema.parse(value);
+}
+
+async function readCapped(request: Request): Promise<string> {
+  if (!request.body) return '';
+  const decoder = new TextDecoder();
+  let text = '';
+  let bytes = 0;
+  for await (const chunk of request.body as unknown as AsyncIterable<Uint8Array>) {
+    bytes += chunk.byteLength;
+    if (bytes > MAX_BODY_BYTES) throw new RequestError('bad_request', `request body larger than ${MAX_BODY_BYTES} bytes`);
+    text += decoder.decode(chunk, { stream: true });
+  }
+  return text + decoder.decode();
+}
+
+/** Compares two secrets in constant time (hashing first makes the lengths equal). */
+function sameSecret(given: string, expected: string): boolean {
+  const digest = (value: string) => createHash('sha256').update(value).digest();
+  return timingSafeEqual(digest(given), digest(expected));
+}
+
+/**
+ * Checks `Authorization: Bearer <FACTORY_API_TOKEN>` when a token is configured.
+ * On Vercel (VERCEL=1) a missing token is a refusal to serve at all: a public deployment must not be open.
+ */
+export function assertAuthorized(request: Request, env: ServiceEnv): void {
+  const token = env.FACTORY_API_TOKEN;
+  if (!token) {
+    if (env.VERCEL === '1') throw new RequestError('unauthorized', 'FACTORY_API_TOKEN is not set: the service refuses to run on Vercel without it');
+    return;
+  }
+  const header = request.headers.get('authorization') ?? '';
+  const match = /^Bearer\s+(.+)$/i.exec(header.trim());
+  if (!match?.[1] || !sameSecret(match[1], token)) throw new RequestError('unauthorized', 'missing or wrong bearer token');
+}
