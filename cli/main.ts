@@ -2,8 +2,13 @@ import { ZodError } from 'zod';
 import { UsageError } from './args.js';
 import { demoCommand } from './commands/demo.js';
 import { discoverCommand } from './commands/discover.js';
+import { estimateCommand } from './commands/estimate.js';
+import { groupsCommand } from './commands/groups.js';
+import { jobRunCommand } from './commands/job-run.js';
+import { serveCommand } from './commands/serve.js';
 import { walkCommand } from './commands/walk.js';
 import { isFactoryError } from '../lib/factory/errors.js';
+import { closeAgents } from '../lib/factory/fetch/index.js';
 import { sendLogsTo, setLogLevel } from '../lib/utils/logger.js';
 
 const USAGE = `crawler-factory: find every URL a site publishes in its sitemaps
@@ -11,12 +16,18 @@ const USAGE = `crawler-factory: find every URL a site publishes in its sitemaps
 Usage:
   crawler-factory discover <rootUrl>     sitemap URLs, one a line
   crawler-factory walk <url>             page URLs, one a line; a site root (path "/") is discovered first, else <url> is a sitemap
+  crawler-factory estimate <rootUrl>     scope pre-flight as JSON: sub-sitemaps, URL range and estimate, languages, transport
+  crawler-factory groups <url>           path groups as NDJSON, largest first, "other" last; <url> as for walk
+  crawler-factory job run <rootUrl>      a resumable job to completion with progress (--store memory|redis://...|upstash,
+                                         --resume <jobId>, --budget MS per slice, --urls to print the shards' URLs)
+  crawler-factory serve [--port N]       the api/ handlers on a local HTTP server (default 127.0.0.1:3000)
   crawler-factory demo                   serve the bundled demo site on 127.0.0.1 and discover it
 
 Output:
   --ndjson                 one JSON object a line: url | sitemap | error | summary (last)
   --progress               progress on stderr (default: only on a terminal)
   -v, --verbose            structured logs (pino) on stderr; LOG_LEVEL=debug for more
+  --budget MS              estimate: probe time budget (default 2000)
 
 Network (every command):
   --allow-private          allow loopback and private targets (refused by default)
@@ -32,7 +43,22 @@ Exit: 0 done (child errors reported), 1 fatal error, 2 usage error.
 `;
 
 type Command = (args: string[]) => Promise<number>;
-const COMMANDS: Record<string, Command> = { discover: discoverCommand, walk: walkCommand, demo: demoCommand };
+const COMMANDS: Record<string, Command> = {
+  discover: discoverCommand,
+  walk: walkCommand,
+  estimate: estimateCommand,
+  groups: groupsCommand,
+  job: jobCommand,
+  serve: serveCommand,
+  demo: demoCommand,
+};
+
+/** `job run ...`: the only job sub-command so far. */
+function jobCommand(args: string[]): Promise<number> {
+  const [sub, ...rest] = args;
+  if (sub !== 'run') throw new UsageError(`unknown job sub-command "${sub ?? ''}": expected "job run <rootUrl>"`);
+  return jobRunCommand(rest);
+}
 
 /** Reports a fatal error: an NDJSON `error` line on stdout when asked for NDJSON, and a line on stderr. */
 function reportFatal(error: unknown, ndjson: boolean): void {
@@ -46,7 +72,8 @@ function reportFatal(error: unknown, ndjson: boolean): void {
 /** Runs one CLI invocation and returns its exit code. */
 export async function main(argv: string[]): Promise<number> {
   sendLogsTo('stderr');
-  setLogLevel(process.env.LOG_LEVEL ?? (argv.includes('-v') || argv.includes('--verbose') ? 'info' : 'warn'));
+  // Child failures are already printed as data (stderr lines or NDJSON events): logs are for -v.
+  setLogLevel(process.env.LOG_LEVEL ?? (argv.includes('-v') || argv.includes('--verbose') ? 'info' : 'error'));
   const [name, ...args] = argv;
   if (!name || name === '--help' || name === '-h' || name === 'help') {
     process.stdout.write(USAGE);
@@ -78,3 +105,5 @@ export async function main(argv: string[]): Promise<number> {
 }
 
 process.exitCode = await main(process.argv.slice(2));
+// Pooled keep-alive sockets would hold the process open until the servers close them.
+await closeAgents();

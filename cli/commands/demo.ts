@@ -24,7 +24,7 @@ export async function demoCommand(args: string[]): Promise<number> {
   const startedAt = Date.now();
   const outcome = await runWalk(site.rootUrl, options, {
     ndjson: values.ndjson,
-    progress: progressWanted(values.progress) || quiet,
+    progress: progressWanted(values.progress),
     ...(quiet ? { discard: true } : {}),
   });
   const seconds = (Date.now() - startedAt) / 1000;

@@ -1,0 +1,435 @@
+/**
+ * Scope pre-flight: about how many URLs a site's sitemaps hold, in which languages, and which transport
+ * will get through, from a probe of about `budgetMs` (2 s) that reads robots.txt, the top sitemaps and a
+ * few sampled children. It never walks the tree: the request count is bounded whatever the site's size.
+ *
+ * THE RULES (what the numbers mean)
+ * - URLs are counted as the walk emits them: per sitemap, the distinct URLs among its `<loc>`s and their
+ *   hreflang alternates (UrlExpander, the walker's own rule), over at most maxUrlsPerSitemap entries.
+ *   So hreflang multiplies the count by the number of locales exactly when the alternates are not listed
+ *   as locs themselves: 100 locs with 3 alternates each to pages the sitemap does not list -> 400;
+ *   100 locs that are each other's alternates -> 100.
+ * - Flat urlset read to the end: urlEstimateRange = [n, n], urlEstimate = n. Cut by the budget: the range is
+ *   [n counted, the URL cap x URLs-per-entry seen], and urlEstimate is n scaled up by the share of the file
+ *   read (scope-counter.ts: only with a declared Content-Length, else null).
+ * - Index: its `<sitemap>` children are `subSitemapCount` (at most maxChildrenPerIndex, and not counting a
+ *   child that is one of the top sitemaps again, which the walk skips as visited; an index cut by the budget
+ *   is scaled up like a urlset). Range = top urlset counts + children x [1,000, 50,000 (maxUrlsPerSitemap)];
+ *   a sample below 1,000 lowers the per-child floor to it and a sample above the cap (nested index, hreflang)
+ *   raises the ceiling to it, so the point estimate always lies inside the range.
+ * - Sampling: up to 3 children, spread over the index (first, middle, last of an evenly strided sample of
+ *   its children), read at once with what is left of the budget. A child read to the end, or cut and scaled
+ *   up as above, is sampled; a cut child that cannot be scaled counts as unsampled (named in a warning).
+ *   A sampled child that is itself an index with g children is worth g x (its middle child, sampled the
+ *   same way down to MAX_NESTED_SAMPLE_LEVELS deeper while the budget lasts, else ASSUMED_URLS_PER_SITEMAP =
+ *   7,071, the geometric middle of [1,000, 50,000]: at most ~7x off either way).
+ *   urlEstimate = top urlsets + children x mean(sampled children), rounded; null when children exist but
+ *   none could be sampled, or when a top sitemap could not be read or measured.
+ * - Top sitemaps: the first MAX_TOP_SITEMAPS that discovery finds are read at once; further ones count as
+ *   sub-sitemaps of unknown size, like index children, and may be sampled.
+ * - languagesDetected: LanguageDetector over every entry read (loc, hreflang tags and hrefs) and the paths
+ *   of the child sitemap URLs of the indexes read (`/fr/sitemap.xml` is evidence of French pages).
+ * - expectedDuration (s): a top urlset takes what its read took in the probe (scaled up when cut, 5 s when
+ *   that is unknown), plus sub-sitemaps x sitemaps-per-child / concurrency x seconds per sitemap: 1.5 s, or
+ *   the mean (scaled) read time of the sampled urlsets, since the walk makes the same requests. Without
+ *   samples an index gives exactly the contract's subSitemapCount / 8 x 1.5 s.
+ * - transport: `playwright` when robots.txt or a top sitemap answers 403 or times out (WAF signal), or when
+ *   robots.txt answers 5xx / 429 (below); else `fetch`. An estimate is returned either way, with warnings.
+ * - robots.txt 5xx, 429 or timeout: RFC 9309 says assume disallow-all, so no sitemap is read; the estimate
+ *   comes back empty ([0, 0], urlEstimate null) with transport `playwright`, since these are what WAFs and
+ *   bot challenges answer. A robots.txt that cannot be reached at all (refused, DNS) is not a guarded site
+ *   but a down one: `robots_unreachable` is thrown, as are `invalid_url`, `blocked_ssrf` and `bad_request`.
+ * - requests: discovery's count (robots.txt plus one per fallback path tried) plus every sitemap GET started.
+ * - Time: robots.txt and each fallback probe get at most the budget; each top sitemap what is left of it but
+ *   at least a quarter of it (the estimate needs them); samples only what is left. So a normal site answers
+ *   within the budget; discovery's fallback chain has no shared deadline (discover takes no signal).
+ */
+import { z } from 'zod';
+import { discover, parseRootUrl, type Discovery } from './discovery.js';
+import { RequestError, isFactoryError } from './errors.js';
+import { resolveWalkOptions, type WalkOptions, type WalkOptionsInput } from './limits.js';
+import { LanguageDetector } from './locale.js';
+import { countSitemap, isIndexCount, spreadPick, type CountContext, type SitemapCount } from './scope-counter.js';
+import { ScopeEstimateSchema, type ScopeEstimate } from './types.js';
+import { tryIdentityKey } from './url-identity.js';
+import { createLogger } from '../utils/logger.js';
+
+const log = createLogger('factory:scope-estimator');
+
+/** Probe budget when the caller gives none: the wizard waits about this long. */
+export const DEFAULT_ESTIMATE_BUDGET_MS = 2_000;
+/** Top sitemaps read at once; more are counted as sub-sitemaps of unknown size. */
+export const MAX_TOP_SITEMAPS = 4;
+/** Children of the top indexes read to sample their size. */
+export const MAX_SAMPLED_CHILDREN = 3;
+/** Levels below a sampled child followed (one request each) when the child is itself an index. */
+export const MAX_NESTED_SAMPLE_LEVELS = 2;
+/** Per-child floor of the index range (the issue's rule of thumb). */
+export const LOW_URLS_PER_SITEMAP = 1_000;
+/** Geometric middle of [1,000, 50,000]: the guess for an unsampled sitemap that is at most ~7x off either way. */
+export const ASSUMED_URLS_PER_SITEMAP = 7_071;
+/** Seconds per sub-sitemap when no sample was measured (DESIGN contract: subSitemapCount / 8 x 1.5 s). */
+export const DEFAULT_SECONDS_PER_SITEMAP = 1.5;
+/** Seconds for a flat urlset whose read time could not be measured (DESIGN contract). */
+export const DEFAULT_URLSET_SECONDS = 5;
+/** Most sitemap GETs one probe makes: the top sitemaps plus a chain of nested samples per sampled child. */
+export const MAX_SITEMAP_REQUESTS = MAX_TOP_SITEMAPS + MAX_SAMPLED_CHILDREN * (1 + MAX_NESTED_SAMPLE_LEVELS);
+// A sample started with less time than this would only cost a request and be cut at once.
+const MIN_SAMPLE_MS = 50;
+// Warnings kept; a robots.txt with thousands of refused Sitemap lines must not flood the answer.
+const MAX_WARNINGS = 20;
+
+/** Options of estimateScope: the walk limits, a time budget and cancellation. */
+export type EstimateOptions = WalkOptionsInput & { budgetMs?: number; signal?: AbortSignal };
+
+const BudgetSchema = z.number().int().positive().max(600_000).default(DEFAULT_ESTIMATE_BUDGET_MS);
+
+/** Wall clock of one probe. */
+class ProbeClock {
+  private readonly started = performance.now();
+
+  constructor(readonly budgetMs: number) {}
+
+  elapsedMs(): number {
+    return performance.now() - this.started;
+  }
+
+  leftMs(): number {
+    return Math.max(0, this.budgetMs - this.elapsedMs());
+  }
+
+  /** Time for a read the estimate cannot do without: what is left, but at least a quarter of the budget. */
+  essentialMs(): number {
+    return Math.max(this.leftMs(), this.budgetMs / 4);
+  }
+}
+
+/** The most URLs a sitemap can make the walk emit: the entry cap times the URLs per entry seen (at least one). */
+function urlCeiling(count: SitemapCount, limits: WalkOptions): number {
+  const perEntry = count.entries === 0 ? 1 : Math.max(1, count.urls / count.entries);
+  return Math.max(count.urls, Math.round(limits.maxUrlsPerSitemap * perEntry));
+}
+
+/** A urlset's URLs, scaled up when it was cut short; null when that cannot be done. */
+function pointUrls(count: SitemapCount, limits: WalkOptions): number | null {
+  return count.scale === null ? null : Math.min(urlCeiling(count, limits), Math.round(count.urls * count.scale));
+}
+
+/** An index's children, scaled up when it was cut short; null when that cannot be done. */
+function pointChildren(count: SitemapCount, limits: WalkOptions): number | null {
+  const ceiling = Math.max(count.children, limits.maxChildrenPerIndex);
+  return count.scale === null ? null : Math.min(ceiling, Math.round(count.children * count.scale));
+}
+
+/** A sampled sitemap's worth: URLs, sitemaps the walk fetches for it, and the most it could hold. */
+interface SampleValue {
+  urls: number;
+  sitemaps: number;
+  ceiling: number;
+}
+
+/** A top sitemap as the probe found it; `count` null when it could not be read. */
+interface TopRead {
+  url: string;
+  count: SitemapCount | null;
+}
+
+/** One probe's running state: what it counted, what it warns about, and its WAF signals. */
+class ScopeProbe {
+  readonly detector = new LanguageDetector();
+  readonly warnings: string[] = [];
+  readonly wafSignals: string[] = [];
+  /** Read times (ms, scaled up when cut) of the urlsets sampled: the walk's time per sitemap. */
+  readonly leafMs: number[] = [];
+  requests = 0;
+  private readonly context: CountContext;
+
+  constructor(
+    readonly limits: WalkOptions,
+    readonly clock: ProbeClock,
+    private readonly signal?: AbortSignal,
+  ) {
+    this.context = { limits, detector: this.detector, skipKeys: new Set(), ...(signal ? { signal } : {}) };
+  }
+
+  /** Discovery with robots.txt bounded by the budget; null when robots.txt refused in a WAF-like way. */
+  async discover(rootUrl: string): Promise<Discovery | null> {
+    const options = { ...this.limits, robotsTimeoutMs: Math.min(this.limits.robotsTimeoutMs, this.clock.budgetMs) };
+    try {
+      const found = await discover(rootUrl, options);
+      this.throwIfCancelled();
+      this.requests += found.requests;
+      this.noteDiscovery(found);
+      return found;
+    } catch (error) {
+      this.throwIfCancelled();
+      this.requests += 1;
+      this.noteRobotsRefusal(error, options.robotsTimeoutMs);
+      return null;
+    }
+  }
+
+  /** Reads the first MAX_TOP_SITEMAPS at once; the rest are left for the caller to count as unknown. */
+  async readTops(urls: string[]): Promise<TopRead[]> {
+    for (const url of urls) this.context.skipKeys.add(tryIdentityKey(url) ?? url);
+    const tops = await Promise.all(urls.slice(0, MAX_TOP_SITEMAPS).map((url) => this.readTop(url)));
+    this.throwIfCancelled();
+    return tops;
+  }
+
+  /** Samples up to MAX_SAMPLED_CHILDREN of `picks` at once; null for a child that could not be measured. */
+  async sample(picks: string[]): Promise<Array<SampleValue | null>> {
+    const values = await Promise.all(spreadPick(picks, MAX_SAMPLED_CHILDREN).map((url) => this.valueOf(url, 0)));
+    this.throwIfCancelled();
+    return values;
+  }
+
+  /** Adds a warning, keeping at most MAX_WARNINGS. */
+  warn(message: string): void {
+    if (this.warnings.length < MAX_WARNINGS) this.warnings.push(message);
+  }
+
+  private throwIfCancelled(): void {
+    if (this.signal?.aborted === true) throw this.signal.reason;
+  }
+
+  private async readTop(url: string): Promise<TopRead> {
+    try {
+      this.requests += 1;
+      const count = await countSitemap(url, this.clock.essentialMs(), this.context);
+      if (!count.complete) this.warnCut(count, 'counts are lower bounds');
+      if (count.limited) this.warn(`${url}: over the ${isIndexCount(count) ? 'children' : 'URL'} limit; the walk keeps the first ones too`);
+      return { url, count };
+    } catch (error) {
+      this.throwIfCancelled();
+      this.noteTopFailure(url, error);
+      return { url, count: null };
+    }
+  }
+
+  // A child (level 0) or a child's middle child: its URLs if a urlset, else its children x its own middle child.
+  private async valueOf(url: string | undefined, level: number): Promise<SampleValue | null> {
+    const count = await this.trySample(url);
+    if (count === null) return null;
+    if (!isIndexCount(count)) return this.leafValue(count);
+    const children = pointChildren(count, this.limits);
+    if (children === null) return null;
+    const deeper = level < MAX_NESTED_SAMPLE_LEVELS ? await this.valueOf(spreadPick(count.picks, 1)[0], level + 1) : null;
+    const ceiling = Math.max(ASSUMED_URLS_PER_SITEMAP, this.limits.maxUrlsPerSitemap);
+    const per = deeper ?? { urls: ASSUMED_URLS_PER_SITEMAP, sitemaps: 1, ceiling };
+    return { urls: children * per.urls, sitemaps: 1 + children * per.sitemaps, ceiling: children * per.ceiling };
+  }
+
+  private leafValue(count: SitemapCount): SampleValue | null {
+    const urls = pointUrls(count, this.limits);
+    if (urls === null || count.scale === null) return null;
+    this.leafMs.push(count.ms * count.scale);
+    return { urls, sitemaps: 1, ceiling: Math.max(urlCeiling(count, this.limits), this.limits.maxUrlsPerSitemap) };
+  }
+
+  private async trySample(url: string | undefined): Promise<SitemapCount | null> {
+    if (url === undefined || this.clock.leftMs() < MIN_SAMPLE_MS) return null;
+    try {
+      this.requests += 1;
+      const count = await countSitemap(url, this.clock.leftMs(), this.context);
+      if (!count.complete) this.warnCut(count, count.scale === null ? 'counted as unsampled' : `scaled up x${count.scale.toFixed(1)}`);
+      return count;
+    } catch (error) {
+      this.throwIfCancelled();
+      this.warn(`${url}: sample failed (${describe(error)}); counted as unsampled`);
+      return null;
+    }
+  }
+
+  private warnCut(count: SitemapCount, outcome: string): void {
+    const seen = isIndexCount(count) ? `${count.children} children` : `${count.urls} URLs`;
+    this.warn(`${count.url}: cut by the ${this.clock.budgetMs} ms budget after ${seen}; ${outcome}`);
+  }
+
+  private noteDiscovery(found: Discovery): void {
+    if (found.robots.status === 'missing' && found.robots.httpStatus === 403) {
+      this.wafSignal('robots.txt answered 403: a WAF or bot filter is likely; went on with the well-known paths');
+    }
+    for (const problem of found.problems) this.warn(`${problem.kind} ${problem.url ?? ''}: ${problem.message}`);
+    if (found.source === 'none') this.warn('no sitemap in robots.txt nor at the well-known paths');
+  }
+
+  // robots.txt 5xx / 429 / timeout: RFC 9309 disallow-all, answered the way WAFs answer; anything else is fatal.
+  private noteRobotsRefusal(error: unknown, timeoutMs: number): void {
+    if (!isFactoryError(error) || error.kind !== 'robots_unreachable') throw error;
+    const status = error.context.status;
+    const cause: unknown = error.cause;
+    if (status !== undefined) {
+      this.wafSignal(`robots.txt answered ${status}: RFC 9309 means disallow-all, so no sitemap was read`);
+    } else if (isFactoryError(cause) && cause.kind === 'timeout') {
+      this.wafSignal(`robots.txt did not answer within ${timeoutMs} ms: RFC 9309 means disallow-all, so no sitemap was read`);
+    } else {
+      throw error;
+    }
+  }
+
+  private noteTopFailure(url: string, error: unknown): void {
+    const kind = isFactoryError(error) ? error.kind : null;
+    const status = isFactoryError(error) ? error.context.status : undefined;
+    if (kind === 'timeout') this.wafSignal(`${url} did not answer within the budget: a WAF or tarpit is likely`);
+    else if (kind === 'http_status' && status === 403) this.wafSignal(`${url} answered 403: a WAF or bot filter is likely`);
+    else this.warn(`${url}: could not be read (${describe(error)})`);
+  }
+
+  private wafSignal(message: string): void {
+    this.wafSignals.push(message);
+    log.warn({ event: 'estimate_waf_signal', reason: message }, 'WAF signal: browser transport advised');
+  }
+}
+
+function describe(error: unknown): string {
+  if (isFactoryError(error)) return `${error.kind}: ${error.message}`;
+  return error instanceof Error ? error.message : String(error);
+}
+
+/** The size figures of an estimate. */
+interface ScopeFigures {
+  subSitemapCount: number;
+  urlEstimateRange: [number, number];
+  urlEstimate: number | null;
+  sampledChildren: number;
+  expectedDuration: number;
+}
+
+/** A figure known as a floor, a point (null when unknown) and a ceiling. */
+interface Bounded {
+  low: number;
+  point: number | null;
+  high: number;
+}
+
+const addBounded = (a: Bounded, b: Bounded): Bounded => ({
+  low: a.low + b.low,
+  point: a.point === null || b.point === null ? null : a.point + b.point,
+  high: a.high + b.high,
+});
+
+const ZERO: Bounded = { low: 0, point: 0, high: 0 };
+const UNKNOWN: Bounded = { low: 0, point: null, high: 0 };
+
+/** URLs of the top urlsets (a failed top is unknown: the walk gets nothing from it, but we cannot say so for sure). */
+function topUrls(tops: TopRead[], limits: WalkOptions): Bounded {
+  return tops.reduce<Bounded>((sum, { count }) => {
+    if (count === null) return addBounded(sum, UNKNOWN);
+    if (isIndexCount(count)) return sum;
+    const high = count.complete ? count.urls : urlCeiling(count, limits);
+    return addBounded(sum, { low: count.urls, point: pointUrls(count, limits), high });
+  }, ZERO);
+}
+
+/** Sub-sitemaps: children of the top indexes plus the top sitemaps not read. */
+function subSitemaps(tops: TopRead[], unreadTops: number, limits: WalkOptions): Bounded {
+  const unread = { low: unreadTops, point: unreadTops, high: unreadTops };
+  return tops.reduce<Bounded>((sum, { count }) => {
+    if (count === null || !isIndexCount(count)) return sum;
+    const high = count.complete ? count.children : Math.max(count.children, limits.maxChildrenPerIndex);
+    return addBounded(sum, { low: count.children, point: pointChildren(count, limits), high });
+  }, unread);
+}
+
+/** Seconds the walk spends on the top urlsets: their measured (scaled) read time, else the default. */
+function topUrlsetSeconds(tops: TopRead[]): number {
+  const urlsets = tops.flatMap(({ count }) => (count !== null && !isIndexCount(count) ? [count] : []));
+  return urlsets.reduce((sum, count) => sum + (count.scale === null ? DEFAULT_URLSET_SECONDS : (count.ms * count.scale) / 1000), 0);
+}
+
+const mean = (values: number[]): number => values.reduce((sum, value) => sum + value, 0) / values.length;
+
+/** What the sampled children say per child: range floor and ceiling, mean URLs and sitemaps. */
+function perChild(samples: Array<SampleValue | null>, limits: WalkOptions) {
+  const sampled = samples.flatMap((value) => (value === null ? [] : [value]));
+  return {
+    sampled: sampled.length,
+    low: Math.min(LOW_URLS_PER_SITEMAP, ...sampled.map((value) => value.urls)),
+    high: Math.max(limits.maxUrlsPerSitemap, ...sampled.map((value) => value.ceiling)),
+    urls: sampled.length > 0 ? mean(sampled.map((value) => value.urls)) : null,
+    sitemaps: sampled.length > 0 ? mean(sampled.map((value) => value.sitemaps)) : 1,
+  };
+}
+
+/** What the probe read, as the figures need it. */
+interface ScopeReading {
+  tops: TopRead[];
+  unreadTops: number;
+  samples: Array<SampleValue | null>;
+  leafMs: number[];
+}
+
+/** Range, point estimate and duration from what the probe read (the rules at the top of this file). */
+function scopeFigures(reading: ScopeReading, limits: WalkOptions): ScopeFigures {
+  const direct = topUrls(reading.tops, limits);
+  const children = subSitemaps(reading.tops, reading.unreadTops, limits);
+  const child = perChild(reading.samples, limits);
+  const count = children.point ?? children.low;
+  const fromChildren = children.point === 0 ? 0 : children.point === null || child.urls === null ? null : children.point * child.urls;
+  const secondsPerSitemap = reading.leafMs.length > 0 ? mean(reading.leafMs) / 1000 : DEFAULT_SECONDS_PER_SITEMAP;
+  const seconds = topUrlsetSeconds(reading.tops) + ((count * child.sitemaps) / limits.concurrency) * secondsPerSitemap;
+  return {
+    subSitemapCount: count,
+    urlEstimateRange: [direct.low + children.low * child.low, direct.high + children.high * child.high],
+    urlEstimate: direct.point === null || fromChildren === null ? null : direct.point + Math.round(fromChildren),
+    sampledChildren: child.sampled,
+    expectedDuration: Math.round(seconds * 100) / 100,
+  };
+}
+
+const EMPTY_FIGURES: ScopeFigures = { subSitemapCount: 0, urlEstimateRange: [0, 0], urlEstimate: null, sampledChildren: 0, expectedDuration: 0 };
+
+/** Reads the top sitemaps and samples their children: the figures of a site whose sitemaps were found. */
+async function measure(probe: ScopeProbe, sitemaps: string[]): Promise<ScopeFigures> {
+  if (sitemaps.length === 0) return { ...EMPTY_FIGURES, urlEstimate: 0 };
+  const tops = await probe.readTops(sitemaps);
+  const unread = sitemaps.slice(MAX_TOP_SITEMAPS);
+  if (unread.length > 0) probe.warn(`${sitemaps.length} top sitemaps: ${unread.length} not read, counted as sub-sitemaps of unknown size`);
+  const picks = tops.flatMap(({ count }) => (count !== null && isIndexCount(count) ? count.picks : []));
+  const samples = await probe.sample([...picks, ...unread]);
+  const figures = scopeFigures({ tops, unreadTops: unread.length, samples, leafMs: probe.leafMs }, probe.limits);
+  if (figures.subSitemapCount > 0 && figures.sampledChildren === 0) probe.warn('no sub-sitemap could be sampled within the budget: no point estimate');
+  return figures;
+}
+
+/** Splits the caller's options into a validated budget, the signal and resolved walk limits. */
+function splitOptions(options: EstimateOptions): { budgetMs: number; signal?: AbortSignal; limits: WalkOptions } {
+  const { budgetMs, signal, ...limits } = options;
+  const budget = BudgetSchema.safeParse(budgetMs);
+  if (!budget.success) throw new RequestError('bad_request', `budgetMs must be a whole number of milliseconds in [1, 600000], not ${String(budgetMs)}`);
+  return { budgetMs: budget.data, limits: resolveWalkOptions(limits), ...(signal ? { signal } : {}) };
+}
+
+/** Builds the validated answer from the probe's state and the figures. */
+function toEstimate(probe: ScopeProbe, base: { rootUrl: string; sitemaps: string[] }, figures: ScopeFigures): ScopeEstimate {
+  return ScopeEstimateSchema.parse({
+    ...base,
+    ...figures,
+    languagesDetected: probe.detector.languagesDetected(),
+    transport: probe.wafSignals.length > 0 ? 'playwright' : 'fetch',
+    requests: probe.requests,
+    probeMs: Math.round(probe.clock.elapsedMs()),
+    warnings: [...probe.wafSignals, ...probe.warnings],
+  });
+}
+
+/**
+ * The wizard's pre-flight: sitemap count, URL range and point estimate, languages, expected walk time and
+ * transport, from a bounded probe of about `budgetMs` (rules at the top of this file). Throws `invalid_url`,
+ * `blocked_ssrf`, `bad_request`, or `robots_unreachable` when the site cannot be reached at all.
+ */
+export async function estimateScope(rootUrl: string, options: EstimateOptions = {}): Promise<ScopeEstimate> {
+  const { budgetMs, signal, limits } = splitOptions(options);
+  const probe = new ScopeProbe(limits, new ProbeClock(budgetMs), signal);
+  const found = await probe.discover(rootUrl);
+  const base = { rootUrl: found?.rootUrl ?? parseRootUrl(rootUrl).href, sitemaps: found?.sitemaps ?? [] };
+  const figures = found === null ? EMPTY_FIGURES : await measure(probe, found.sitemaps);
+  const estimate = toEstimate(probe, base, figures);
+  const { subSitemapCount, urlEstimate, sampledChildren, transport, requests, probeMs } = estimate;
+  log.info(
+    { event: 'scope_estimated', url: base.rootUrl, budgetMs, subSitemapCount, urlEstimate, sampledChildren, transport, requests, probeMs },
+    'scope estimated',
+  );
+  return estimate;
+}
