@@ -1,0 +1,29 @@
+import { type ErrorKind, ParseError } from '../errors.js';
+
+/** The error kinds the parser throws. */
+export type ParseErrorKind = Extract<
+  ErrorKind,
+  'doctype_forbidden' | 'invalid_xml' | 'invalid_encoding' | 'not_sitemap' | 'unsupported_format'
+>;
+
+/** Where the parse is: the document's URL and the bytes written so far, carried into every error. */
+export interface ParseContext {
+  readonly url: string;
+  bytes: number;
+}
+
+/** A ParseError of `kind` with the document URL and byte count in its context. */
+export function parseFailure(
+  ctx: ParseContext,
+  kind: ParseErrorKind,
+  detail: string | { message: string; cause: unknown },
+): ParseError {
+  const message = typeof detail === 'string' ? detail : detail.message;
+  const cause = typeof detail === 'string' ? undefined : detail.cause;
+  return new ParseError(kind, message, { url: ctx.url, bytes: ctx.bytes, cause });
+}
+
+/** Shortens attacker-controlled text (tag names, labels) before it goes into an error message. */
+export function clip(text: string): string {
+  return text.length > 64 ? `${text.slice(0, 64)}...` : text;
+}

@@ -1,0 +1,169 @@
+import type { SitemapFormat } from '../types.js';
+import { Ctx, FIELD_BASE, Field, childCode } from './element-context.js';
+import type { EntryBuilder, LinkAttributes } from './entry-builder.js';
+import { MAX_DEPTH, MAX_FIELD_CHARS, MAX_TOKEN_CHARS } from './parse-limits.js';
+import { type ParseContext, clip, parseFailure } from './parse-error.js';
+import { type TokenHandler, XmlTokenStream } from './xml-tokens.js';
+
+// `<!DOCTYPE html>` and the XHTML public ids carry no internal subset: an HTML page, safe to name as such.
+const HTML_DOCTYPE = /^doctype\s+html(?:\s+(?:public|system)\s[^[]*)?$/i;
+const DTD_DECLARATION = /^(?:doctype|entity|element|attlist|notation)/i;
+
+/**
+ * Reads XML sitemaps, RSS and Atom. Elements are matched by lower-cased local name and the meaning of
+ * their parent (a per-depth code array), so any prefix or namespace works and nothing is keyed by a tag
+ * name. Only the 5 XML entities and numeric references are ever decoded (htmlparser2's XML decode
+ * tree); any DTD declaration ends the parse before anything else happens.
+ */
+export class XmlSitemapParser implements TokenHandler {
+  /** The root element's format, once it has been seen. */
+  format: SitemapFormat | null = null;
+  /** TokenHandler: true inside a field. */
+  collecting = false;
+  /** TokenHandler: true while a link or guid tag is open. */
+  wantsAttributes = false;
+  private readonly tokens: XmlTokenStream;
+  private readonly codes: number[] = new Array<number>(MAX_DEPTH + 1).fill(Ctx.Ignore);
+  private readonly attrs: LinkAttributes = { rel: null, hreflang: null, href: null, isPermaLink: null };
+  private depth = 0;
+  private rootSeen = false;
+  private fieldText = '';
+  private ending = false;
+
+  constructor(
+    private readonly ctx: ParseContext,
+    private readonly builder: EntryBuilder,
+  ) {
+    this.tokens = new XmlTokenStream(this);
+  }
+
+  /** Parses decoded text; a token (comment, CDATA, tag) growing past MAX_TOKEN_CHARS is refused. */
+  write(text: string): void {
+    this.tokens.write(text);
+    if (this.tokens.pendingChars > MAX_TOKEN_CHARS) this.tooLong('a single token', MAX_TOKEN_CHARS);
+  }
+
+  /** Closes what is still open (a field cut off by the end is discarded) and checks a root was found. */
+  end(): void {
+    this.ending = true;
+    this.tokens.end();
+    if (!this.rootSeen) this.fail('invalid_xml', 'no root element');
+  }
+
+  /** An element opened: its meaning comes from its parent's code and its local name. */
+  open(name: string): void {
+    const depth = this.depth;
+    if (depth >= MAX_DEPTH) this.fail('invalid_xml', `elements nested deeper than ${MAX_DEPTH} levels`);
+    const local = localName(name);
+    const code = depth === 0 ? this.rootCode(local) : childCode(this.codes[depth - 1] ?? Ctx.Ignore, local);
+    this.codes[depth] = code;
+    this.depth = depth + 1;
+    this.collecting = code >= FIELD_BASE;
+    this.wantsAttributes = code === Ctx.Alternate || code === Field.FeedLink || code === Field.Guid;
+    if (code === Ctx.Ignore) return;
+    if (code >= FIELD_BASE) this.fieldText = '';
+    else this.openContext(code, depth);
+    if (this.wantsAttributes) this.resetAttrs();
+  }
+
+  /** An attribute of a link or guid being read. */
+  attribute(name: string, value: string): void {
+    if (value.length > MAX_FIELD_CHARS) this.tooLong('an attribute', MAX_FIELD_CHARS);
+    const attrs = this.attrs;
+    switch (localName(name)) {
+      case 'rel': attrs.rel ??= value; break;
+      case 'hreflang': attrs.hreflang ??= value; break;
+      case 'href': attrs.href ??= value; break;
+      case 'ispermalink': attrs.isPermaLink ??= value; break;
+    }
+  }
+
+  /** An `<xhtml:link>` is complete with its open tag, closed or not. */
+  openTagEnd(): void {
+    if (this.codes[this.depth - 1] === Ctx.Alternate) this.builder.addAlternate(this.attrs);
+  }
+
+  /** The innermost element closed: a field hands over its text, an entry is finished. */
+  close(): void {
+    const depth = --this.depth;
+    const code = this.codes[depth] ?? Ctx.Ignore;
+    this.collecting = depth > 0 && (this.codes[depth - 1] ?? Ctx.Ignore) >= FIELD_BASE;
+    if (code === Ctx.Ignore) return;
+    if (code >= FIELD_BASE) this.closeField(code);
+    else this.closeContext(code, depth);
+  }
+
+  /** Text of the field being collected, in pieces. */
+  text(data: string): void {
+    const text = this.fieldText + data;
+    if (text.length > MAX_FIELD_CHARS) this.tooLong('a text field', MAX_FIELD_CHARS);
+    this.fieldText = text;
+  }
+
+  /** XSL stylesheet instructions pass (they are not declarations); a DTD never does. */
+  declaration(data: string): void {
+    if (HTML_DOCTYPE.test(data)) this.fail('not_sitemap', 'an HTML page (<!DOCTYPE html>), not a sitemap');
+    if (DTD_DECLARATION.test(data)) {
+      this.fail('doctype_forbidden', `<!${clip(data)}> refused: no DOCTYPE or entity declaration is ever processed`);
+    }
+  }
+
+  private rootCode(local: string): number {
+    // Elements after the root (injected scripts, a second document) are ignored.
+    if (this.rootSeen) return Ctx.Ignore;
+    this.rootSeen = true;
+    switch (local) {
+      case 'urlset': this.format = 'urlset'; return Ctx.SitemapRoot;
+      case 'sitemapindex': this.format = 'sitemapindex'; return Ctx.SitemapRoot;
+      case 'rss': this.format = 'rss'; return Ctx.RssRoot;
+      case 'rdf': this.format = 'rss'; return Ctx.Channel;
+      case 'feed': this.format = 'atom'; return Ctx.FeedRoot;
+      case 'html': case 'head': case 'body':
+        return this.fail('not_sitemap', `an HTML page (<${local}>), not a sitemap`);
+      default: return this.fail('not_sitemap', `unknown root element <${clip(local)}>`);
+    }
+  }
+
+  private openContext(code: number, depth: number): void {
+    switch (code) {
+      case Ctx.Url: case Ctx.Sitemap: case Ctx.Item: case Ctx.Entry: this.builder.start(code, depth); break;
+      case Ctx.Image: case Ctx.Video: case Ctx.News: this.builder.openExtension(code); break;
+    }
+  }
+
+  private closeField(code: number): void {
+    const text = this.fieldText;
+    this.fieldText = '';
+    // The document ended inside this field: its text may be cut short, so it is not trusted.
+    if (this.ending) return;
+    if (code === Field.FeedLink) this.builder.setFeedLink(text, this.attrs);
+    else if (code === Field.Guid) this.builder.setGuid(text, this.attrs);
+    else this.builder.setField(code, text);
+  }
+
+  private closeContext(code: number, depth: number): void {
+    switch (code) {
+      case Ctx.Url: case Ctx.Sitemap: case Ctx.Item: case Ctx.Entry: this.builder.end(depth); break;
+      case Ctx.Image: case Ctx.Video: case Ctx.News: this.builder.closeExtension(code); break;
+    }
+  }
+
+  private resetAttrs(): void {
+    const attrs = this.attrs;
+    attrs.rel = attrs.hreflang = attrs.href = attrs.isPermaLink = null;
+  }
+
+  private tooLong(what: string, limit: number): never {
+    return this.fail('invalid_xml', `${what} longer than ${limit} characters`);
+  }
+
+  private fail(kind: 'invalid_xml' | 'not_sitemap' | 'doctype_forbidden', message: string): never {
+    throw parseFailure(this.ctx, kind, message);
+  }
+}
+
+/** `sm:loc` -> `loc`; names without a prefix are returned as they are. */
+function localName(name: string): string {
+  const colon = name.indexOf(':');
+  return colon === -1 ? name : name.slice(colon + 1);
+}
