@@ -1,0 +1,225 @@
+import { describe, expect, it } from 'vitest';
+import { newLeaseToken } from '../job-id.js';
+import { MAX_ERRORS_KEPT, type JobStore } from '../job-store.js';
+import { claimWork, createdJob, newJob, sitemapWork, sleep, urls } from './store-fixtures.js';
+
+/** Opens a fresh store for one test, and closes it. */
+export interface StoreHarness {
+  open(): Promise<JobStore>;
+}
+
+const A = 'https://example.com/a.xml';
+const B = 'https://example.com/b.xml';
+
+/** The behaviour every JobStore adapter must share; called once per adapter. */
+export function describeJobStoreContract(name: string, harness: StoreHarness): void {
+  const withStore = (test: (store: JobStore) => Promise<void>) => async () => {
+    const store = await harness.open();
+    try {
+      await test(store);
+    } finally {
+      await store.close();
+    }
+  };
+
+  describe(`${name} job store contract`, () => {
+    it('creates a running job whose roots are pending', withStore(async (store) => {
+      const jobId = await createdJob(store, [A, B]);
+      const status = await store.getStatus(jobId);
+      expect(status).toMatchObject({ jobId, state: 'running', done: false, urlsFound: 0, shardsWritten: 0, sitemapsPending: 2, errors: [] });
+      expect(Date.parse(status.startedAt)).not.toBeNaN();
+      expect((await store.getMeta(jobId)).sitemapUrls).toEqual([A, B]);
+    }));
+
+    it('keeps unlimited limits unlimited through storage', withStore(async (store) => {
+      const jobId = await createdJob(store, [A], { maxDepth: 3 });
+      const { options } = await store.getMeta(jobId);
+      expect(options.maxDepth).toBe(3);
+      expect(options.maxUrls).toBe(Number.POSITIVE_INFINITY);
+    }));
+
+    it('answers not_found for an unknown job and bad_request for a hostile id', withStore(async (store) => {
+      await expect(store.getStatus('AAAAAAAAAAAAAAAAAAAAAA')).rejects.toMatchObject({ kind: 'not_found' });
+      await expect(store.getMeta('AAAAAAAAAAAAAAAAAAAAAA')).rejects.toMatchObject({ kind: 'not_found' });
+      for (const hostile of ['*', 'job:*', 'a\r\nFLUSHALL', '../../etc', 'x'.repeat(5000), '']) {
+        await expect(store.getStatus(hostile)).rejects.toMatchObject({ kind: 'bad_request' });
+        await expect(store.claim(hostile, { token: 't', leaseMs: 10 })).rejects.toMatchObject({ kind: 'bad_request' });
+      }
+    }));
+
+    it('treats a retried creation as a no-op and another job under the same id as a conflict', withStore(async (store) => {
+      const job = newJob([A]);
+      await store.createJob(job);
+      await store.createJob(job);
+      expect((await store.getStatus(job.meta.jobId)).sitemapsPending).toBe(1);
+      await expect(store.createJob({ ...job, meta: { ...job.meta, sitemapUrls: [B] } })).rejects.toMatchObject({ kind: 'conflict' });
+    }));
+
+    it('hands each piece of work to one claimant and says wait while all are leased', withStore(async (store) => {
+      const jobId = await createdJob(store, [A, B]);
+      const first = await claimWork(store, jobId);
+      const second = await claimWork(store, jobId);
+      expect(new Set([first.workId, second.workId]).size).toBe(2);
+      expect([first.item, second.item].map((item) => item.type === 'sitemap' && item.ref.url).sort()).toEqual([A, B]);
+      expect(await store.claim(jobId, { token: newLeaseToken(), leaseMs: 1000 })).toEqual({ type: 'wait', active: 2 });
+    }));
+
+    it('returns the same work when a claim is retried with its token', withStore(async (store) => {
+      const jobId = await createdJob(store, [A, B]);
+      const token = newLeaseToken();
+      const first = await store.claim(jobId, { token, leaseMs: 10_000 });
+      const retry = await store.claim(jobId, { token, leaseMs: 10_000 });
+      expect(retry).toEqual(first);
+      expect((await claimWork(store, jobId)).workId).not.toBe(first.type === 'claimed' && first.work.workId);
+    }));
+
+    it('writes shards numbered from zero and advances the offset with them', withStore(async (store) => {
+      const jobId = await createdJob(store, [A]);
+      const work = await claimWork(store, jobId);
+      const first = urls('p', 1000);
+      const second = urls('q', 7);
+      expect(await store.commitShard(jobId, { workId: work.workId, token: work.token, offset: 0, urls: first })).toEqual({ type: 'committed', shard: 0, urlsFound: 1000 });
+      expect(await store.commitShard(jobId, { workId: work.workId, token: work.token, offset: 1000, urls: second })).toEqual({ type: 'committed', shard: 1, urlsFound: 1007 });
+      expect(await store.readShard(jobId, 0)).toEqual(first);
+      expect(await store.readShard(jobId, 1)).toEqual(second);
+      expect(await store.readShard(jobId, 2)).toBeNull();
+      expect(await store.readShard(jobId, -1)).toBeNull();
+      expect(await store.getStatus(jobId)).toMatchObject({ urlsFound: 1007, shardsWritten: 2 });
+    }));
+
+    it('reports a retried identical commit as already committed and writes nothing', withStore(async (store) => {
+      const jobId = await createdJob(store, [A]);
+      const work = await claimWork(store, jobId);
+      const commit = { workId: work.workId, token: work.token, offset: 0, urls: urls('p', 10) };
+      await store.commitShard(jobId, commit);
+      expect(await store.commitShard(jobId, commit)).toEqual({ type: 'duplicate', shard: 0 });
+      expect(await store.getStatus(jobId)).toMatchObject({ urlsFound: 10, shardsWritten: 1 });
+    }));
+
+    it('refuses a commit at a stale offset or under another lease', withStore(async (store) => {
+      const jobId = await createdJob(store, [A]);
+      const work = await claimWork(store, jobId);
+      await store.commitShard(jobId, { workId: work.workId, token: work.token, offset: 0, urls: urls('p', 5) });
+      const stale = { workId: work.workId, token: work.token, offset: 3, urls: urls('q', 5) };
+      expect(await store.commitShard(jobId, stale)).toEqual({ type: 'offset_mismatch', offset: 5 });
+      const foreign = { workId: work.workId, token: newLeaseToken(), offset: 5, urls: urls('q', 5) };
+      expect(await store.commitShard(jobId, foreign)).toEqual({ type: 'lease_lost' });
+      expect((await store.getStatus(jobId)).urlsFound).toBe(5);
+    }));
+
+    it('lets another claimant resume expired work at its recorded offset and locks out the old one', withStore(async (store) => {
+      const jobId = await createdJob(store, [A]);
+      const old = await claimWork(store, jobId, 400);
+      await store.commitShard(jobId, { workId: old.workId, token: old.token, offset: 0, urls: urls('p', 3) });
+      expect((await store.claim(jobId, { token: newLeaseToken(), leaseMs: 1000 })).type).toBe('wait');
+      await sleep(450);
+      const next = await claimWork(store, jobId);
+      expect(next).toMatchObject({ workId: old.workId, offset: 3 });
+      const late = { workId: old.workId, token: old.token, offset: 3, urls: urls('late', 3) };
+      expect(await store.commitShard(jobId, late)).toEqual({ type: 'lease_lost' });
+      expect(await store.finishWork(jobId, { workId: old.workId, token: old.token, errors: [], countSitemap: true, failure: 'none' })).toEqual({ type: 'lease_lost' });
+    }));
+
+    it('frees released work at once, but only for the lease holder', withStore(async (store) => {
+      const jobId = await createdJob(store, [A]);
+      const work = await claimWork(store, jobId);
+      expect(await store.release(jobId, work.workId, newLeaseToken())).toBe(false);
+      expect((await store.claim(jobId, { token: newLeaseToken(), leaseMs: 1000 })).type).toBe('wait');
+      expect(await store.release(jobId, work.workId, work.token)).toBe(true);
+      expect((await claimWork(store, jobId)).workId).toBe(work.workId);
+    }));
+
+    it('enqueues each sitemap once across calls and refuses more than maxSitemaps', withStore(async (store) => {
+      const jobId = await createdJob(store, [A], { maxSitemaps: 4 });
+      const children = ['c1', 'c2', 'c3'].map((c) => sitemapWork(`https://example.com/${c}.xml`, 1, A));
+      expect(await store.enqueue(jobId, { items: [...children.slice(0, 2), sitemapWork(A, 1, A)], roots: false })).toEqual({ type: 'enqueued', added: 2, duplicates: 1, rejected: 0 });
+      expect(await store.enqueue(jobId, { items: children, roots: false })).toEqual({ type: 'enqueued', added: 1, duplicates: 2, rejected: 0 });
+      expect(await store.enqueue(jobId, { items: [sitemapWork('https://example.com/c4.xml', 1, A)], roots: false })).toEqual({ type: 'enqueued', added: 0, duplicates: 0, rejected: 1 });
+      expect((await store.getStatus(jobId)).sitemapsPending).toBe(4);
+    }));
+
+    it('records a finished sitemap and its errors once, even when the finish is retried', withStore(async (store) => {
+      const jobId = await createdJob(store, [A, B]);
+      const work = await claimWork(store, jobId);
+      const error = { kind: 'http_status' as const, url: B, message: '404', parent: A, depth: 1 };
+      const finish = { workId: work.workId, token: work.token, errors: [error], countSitemap: true, failure: 'none' as const };
+      expect(await store.finishWork(jobId, finish)).toEqual({ type: 'finished', state: 'running' });
+      expect(await store.finishWork(jobId, finish)).toEqual({ type: 'already', state: 'running' });
+      const status = await store.getStatus(jobId);
+      expect(status).toMatchObject({ sitemapsDone: 1, sitemapsPending: 1, errors: [{ kind: 'http_status', url: B, message: '404' }] });
+    }));
+
+    it('says done once nothing is pending or leased', withStore(async (store) => {
+      const jobId = await createdJob(store, [A]);
+      const work = await claimWork(store, jobId);
+      await store.finishWork(jobId, { workId: work.workId, token: work.token, errors: [], countSitemap: true, failure: 'none' });
+      expect(await store.getStatus(jobId)).toMatchObject({ state: 'done', done: true, sitemapsPending: 0, sitemapsDone: 1 });
+      expect(await store.claim(jobId, { token: newLeaseToken(), leaseMs: 10 })).toEqual({ type: 'halted', state: 'done' });
+    }));
+
+    it('fails the job when its only root fails, with the error kind', withStore(async (store) => {
+      const jobId = await createdJob(store, [A]);
+      const work = await claimWork(store, jobId);
+      const error = { kind: 'not_sitemap' as const, url: A, message: 'HTML page' };
+      expect(await store.finishWork(jobId, { workId: work.workId, token: work.token, errors: [error], countSitemap: true, failure: 'root' })).toEqual({ type: 'finished', state: 'failed' });
+      expect(await store.getStatus(jobId)).toMatchObject({ state: 'failed', done: true, errors: [{ kind: 'not_sitemap', url: A }] });
+    }));
+
+    it('goes on when one of several roots fails', withStore(async (store) => {
+      const jobId = await createdJob(store, [A, B]);
+      const work = await claimWork(store, jobId);
+      const error = { kind: 'http_status' as const, url: A, message: '500' };
+      expect(await store.finishWork(jobId, { workId: work.workId, token: work.token, errors: [error], countSitemap: true, failure: 'root' })).toEqual({ type: 'finished', state: 'running' });
+    }));
+
+    it('fails the job at once on a job-level failure', withStore(async (store) => {
+      const jobId = await createdJob(store, [A, B]);
+      const work = await claimWork(store, jobId);
+      const error = { kind: 'robots_unreachable' as const, url: A, message: '503' };
+      expect(await store.finishWork(jobId, { workId: work.workId, token: work.token, errors: [error], countSitemap: false, failure: 'job' })).toEqual({ type: 'finished', state: 'failed' });
+    }));
+
+    it('stops a running job: no claim, commit or enqueue goes through afterwards', withStore(async (store) => {
+      const jobId = await createdJob(store, [A, B]);
+      const work = await claimWork(store, jobId);
+      expect(await store.stop(jobId)).toMatchObject({ state: 'stopped', done: true });
+      expect(await store.claim(jobId, { token: newLeaseToken(), leaseMs: 10 })).toEqual({ type: 'halted', state: 'stopped' });
+      expect(await store.commitShard(jobId, { workId: work.workId, token: work.token, offset: 0, urls: urls('p', 1) })).toEqual({ type: 'halted', state: 'stopped' });
+      expect(await store.enqueue(jobId, { items: [sitemapWork('https://example.com/x.xml', 1, A)], roots: false })).toEqual({ type: 'halted', state: 'stopped' });
+      expect((await store.getStatus(jobId)).urlsFound).toBe(0);
+    }));
+
+    it('keeps a finished job done when asked to stop', withStore(async (store) => {
+      const jobId = await createdJob(store, [A]);
+      const work = await claimWork(store, jobId);
+      await store.finishWork(jobId, { workId: work.workId, token: work.token, errors: [], countSitemap: true, failure: 'none' });
+      expect((await store.stop(jobId)).state).toBe('done');
+    }));
+
+    it('cuts at maxUrls exactly and reports it', withStore(async (store) => {
+      const jobId = await createdJob(store, [A], { maxUrls: 1500 });
+      const work = await claimWork(store, jobId);
+      await store.commitShard(jobId, { workId: work.workId, token: work.token, offset: 0, urls: urls('p', 1000) });
+      const over = { workId: work.workId, token: work.token, offset: 1000, urls: urls('q', 1000) };
+      expect(await store.commitShard(jobId, over)).toEqual({ type: 'over_limit', allowance: 500 });
+      expect(await store.commitShard(jobId, { ...over, urls: over.urls.slice(0, 500) })).toMatchObject({ type: 'committed', urlsFound: 1500 });
+      expect(await store.getStatus(jobId)).toMatchObject({ state: 'done', urlsFound: 1500, errors: [{ kind: 'too_many_urls' }] });
+    }));
+
+    it('keeps at most MAX_ERRORS_KEPT errors', withStore(async (store) => {
+      const jobId = await createdJob(store, [A]);
+      const work = await claimWork(store, jobId);
+      const errors = Array.from({ length: MAX_ERRORS_KEPT + 5 }, (_, i) => ({ kind: 'http_status' as const, url: `${A}?${i}`, message: '404' }));
+      await store.finishWork(jobId, { workId: work.workId, token: work.token, errors, countSitemap: true, failure: 'none' });
+      expect((await store.getStatus(jobId)).errors).toHaveLength(MAX_ERRORS_KEPT);
+    }));
+
+    it('stores URLs with any characters unchanged', withStore(async (store) => {
+      const jobId = await createdJob(store, [A]);
+      const work = await claimWork(store, jobId);
+      const odd = ['https://example.com/ünï/çødé?q="x"&y=1', 'https://example.com/%E2%9C%93', 'https://例え.jp/パス', '1000'];
+      await store.commitShard(jobId, { workId: work.workId, token: work.token, offset: 0, urls: odd });
+      expect(await store.readShard(jobId, 0)).toEqual(odd);
+    }));
+  });
+}

@@ -1,0 +1,36 @@
+import { describe, expect, it } from 'vitest';
+import { newLeaseToken } from '../job-id.js';
+import { MemoryJobStore } from '../memory-job-store.js';
+import { openJobStore } from '../open-job-store.js';
+import { claimWork, newJob } from './store-fixtures.js';
+
+describe('memory job store', () => {
+  it('forgets a job once its TTL has passed', async () => {
+    let now = Date.now();
+    const store = new MemoryJobStore({ ttlMs: 1_000, now: () => now });
+    const job = newJob(['https://example.com/a.xml']);
+    job.meta.createdAt = new Date(now).toISOString();
+    await store.createJob(job);
+    now += 999;
+    expect((await store.getStatus(job.meta.jobId)).state).toBe('running');
+    now += 1;
+    await expect(store.getStatus(job.meta.jobId)).rejects.toMatchObject({ kind: 'not_found' });
+  });
+
+  it('expires leases by its clock', async () => {
+    let now = Date.now();
+    const store = new MemoryJobStore({ now: () => now });
+    const job = newJob(['https://example.com/a.xml']);
+    await store.createJob(job);
+    const work = await claimWork(store, job.meta.jobId, 500);
+    expect((await store.claim(job.meta.jobId, { token: newLeaseToken(), leaseMs: 500 })).type).toBe('wait');
+    now += 500;
+    expect(await claimWork(store, job.meta.jobId)).toMatchObject({ workId: work.workId });
+  });
+
+  it('is what openJobStore gives without Redis configuration', async () => {
+    expect((await openJobStore({})).kind).toBe('memory');
+    expect((await openJobStore({ UPSTASH_REDIS_REST_URL: 'https://x.example' })).kind).toBe('memory');
+    expect((await openJobStore({ UPSTASH_REDIS_REST_URL: 'https://x.example', UPSTASH_REDIS_REST_TOKEN: 't' })).kind).toBe('upstash');
+  });
+});

@@ -1,0 +1,39 @@
+import { resolveWalkOptions, type WalkOptionsInput } from '../../factory/limits.js';
+import { newJobId, newLeaseToken } from '../job-id.js';
+import type { ClaimedWork, JobStore, NewJob, QueuedWork } from '../job-store.js';
+
+/** A sitemap work item keyed by its URL, as the runner queues it. */
+export function sitemapWork(url: string, depth = 0, parent: string | null = null): QueuedWork {
+  return { key: url, item: { type: 'sitemap', ref: { url, depth, parent } } };
+}
+
+/** A new job over the given root sitemaps. */
+export function newJob(urls: string[], options: WalkOptionsInput = {}): NewJob {
+  return {
+    meta: { jobId: newJobId(), rootUrl: null, sitemapUrls: urls, options: resolveWalkOptions(options), createdAt: new Date().toISOString() },
+    items: urls.map((url) => sitemapWork(url)),
+    roots: true,
+  };
+}
+
+/** Creates a job in `store` and returns its id. */
+export async function createdJob(store: JobStore, urls: string[], options: WalkOptionsInput = {}): Promise<string> {
+  const job = newJob(urls, options);
+  await store.createJob(job);
+  return job.meta.jobId;
+}
+
+/** Claims work with a fresh token, failing the test if none is handed out. */
+export async function claimWork(store: JobStore, jobId: string, leaseMs = 10_000): Promise<ClaimedWork> {
+  const result = await store.claim(jobId, { token: newLeaseToken(), leaseMs });
+  if (result.type !== 'claimed') throw new Error(`expected work, got ${result.type}`);
+  return result.work;
+}
+
+/** `n` distinct URLs with a prefix. */
+export function urls(prefix: string, n: number): string[] {
+  return Array.from({ length: n }, (_, i) => `https://example.com/${prefix}/${i}`);
+}
+
+/** Waits `ms` milliseconds (lease expiry). */
+export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

@@ -1,0 +1,13 @@
+// Public surface of the job stores: the interface, the three adapters and how to pick one.
+export * from './job-store.js';
+export { assertJobId, isJobId, JobIdSchema, newJobId, newLeaseToken } from './job-id.js';
+export { jobKeyPrefix } from './keys.js';
+export { JobMetaSchema, WorkItemSchema, type JobMeta, type JobMetaInput, type WorkItem } from './records.js';
+export { MemoryJobStore, type MemoryJobStoreOptions } from './memory-job-store.js';
+export { RedisJobStore, type RedisJobStoreOptions } from './redis-job-store.js';
+export { RedisReplyError, CountingCommands, type CommandStats, type RedisCommands } from './redis-commands.js';
+export { connectNodeRedis, type NodeRedisOptions } from './node-redis-commands.js';
+export { upstashCommands, type UpstashOptions } from './upstash-commands.js';
+export { connectRedisJobStore, createUpstashJobStore, openJobStore, type StoreEnv, type StoreOptions } from './open-job-store.js';
+export { StoreError, jobNotFound, type StoreFailure } from './store-errors.js';
+export type { RetryPolicy } from './script-runner.js';

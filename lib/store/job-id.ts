@@ -1,0 +1,27 @@
+import { randomBytes } from 'node:crypto';
+import { z } from 'zod';
+import { RequestError } from '../factory/errors.js';
+
+/** Job ids: 16 random bytes as base64url, 22 characters; nothing else may reach a store key. */
+export const JobIdSchema = z.string().regex(/^[A-Za-z0-9_-]{22}$/);
+
+/** A new random, URL-safe job id (128 bits, so ids cannot be guessed). */
+export function newJobId(): string {
+  return randomBytes(16).toString('base64url');
+}
+
+/** A new lease token: names one claim of one sitemap, so a late commit of an older claim is refused. */
+export function newLeaseToken(): string {
+  return randomBytes(12).toString('base64url');
+}
+
+/** True when `value` has the shape of an issued job id. */
+export function isJobId(value: unknown): value is string {
+  return JobIdSchema.safeParse(value).success;
+}
+
+/** Refuses a malformed id before it touches any key (`*`, `job:*`, CRLF, `../`, very long ...). */
+export function assertJobId(value: unknown): string {
+  if (isJobId(value)) return value;
+  throw new RequestError('bad_request', 'malformed job id: expected 22 URL-safe characters');
+}

@@ -1,0 +1,127 @@
+import type { JobState, JobStatus, ReportedError } from '../factory/types.js';
+import type { JobMeta, JobMetaInput, WorkItem } from './records.js';
+
+/** URLs a shard holds at most; the runner cuts a sitemap's URLs into shards of this size. */
+export const SHARD_SIZE = 1000;
+
+/** How long every key of a job lives (from creation): 7 days. */
+export const DEFAULT_JOB_TTL_MS = 7 * 24 * 60 * 60 * 1000;
+
+/** Errors kept per job; later ones are counted but not stored, so a broken site cannot fill the store. */
+export const MAX_ERRORS_KEPT = 1000;
+
+/** Work to add to the frontier; `key` is the sitemap's identity key for the visited set (null: never deduped). */
+export interface QueuedWork {
+  key: string | null;
+  item: WorkItem;
+}
+
+/** A new job: its meta, the first work, and whether that work is the job's root sitemaps. */
+export interface NewJob {
+  meta: JobMetaInput;
+  items: QueuedWork[];
+  roots: boolean;
+}
+
+/** A piece of work held under a lease: resume the sitemap at `offset` URLs already committed. */
+export interface ClaimedWork {
+  workId: string;
+  token: string;
+  item: WorkItem;
+  offset: number;
+}
+
+/** What a claim found: work, nothing free right now (others hold leases), a finished job, or a halted one. */
+export type ClaimResult =
+  | { type: 'claimed'; work: ClaimedWork }
+  | { type: 'wait'; active: number }
+  | { type: 'done' }
+  | { type: 'halted'; state: JobState };
+
+/** Asks for work under a lease of `leaseMs`; `token` (fresh per claim) makes a retried claim return the same work. */
+export interface ClaimRequest {
+  token: string;
+  leaseMs: number;
+}
+
+/** Adds a shard of `urls` taken at `offset` of the claimed sitemap. */
+export interface CommitRequest {
+  workId: string;
+  token: string;
+  offset: number;
+  urls: string[];
+}
+
+/**
+ * What a commit did: written as shard N; `duplicate` when this exact commit was already applied (a retry
+ * after a lost reply); refused because the lease is gone, the offset moved, maxUrls leaves only
+ * `allowance` URLs, or the job is no longer running.
+ */
+export type CommitResult =
+  | { type: 'committed'; shard: number; urlsFound: number }
+  | { type: 'duplicate'; shard: number }
+  | { type: 'lease_lost' }
+  | { type: 'offset_mismatch'; offset: number }
+  | { type: 'over_limit'; allowance: number }
+  | { type: 'halted'; state: JobState };
+
+/** Adds children (or roots) to the frontier through the visited set. */
+export interface EnqueueRequest {
+  items: QueuedWork[];
+  roots: boolean;
+}
+
+/** What an enqueue did: new work added, already-visited skipped, and over maxSitemaps refused. */
+export type EnqueueResult =
+  | { type: 'enqueued'; added: number; duplicates: number; rejected: number }
+  | { type: 'halted'; state: JobState };
+
+/** How a piece of work ended: `root` fails the job once every root failed, `job` fails it at once. */
+export type WorkFailure = 'none' | 'root' | 'job';
+
+/** Ends a claimed piece of work, recording its errors in the same atomic step (so once, even on retry). */
+export interface FinishRequest {
+  workId: string;
+  token: string;
+  errors: ReportedError[];
+  /** Counts towards sitemapsDone (false for the discovery step). */
+  countSitemap: boolean;
+  failure: WorkFailure;
+}
+
+/** What a finish did; `already` when a retry finds the work finished. */
+export type FinishResult = { type: 'finished' | 'already'; state: JobState } | { type: 'lease_lost' };
+
+/** Which adapter a store is. */
+export type StoreKind = 'memory' | 'redis' | 'upstash';
+
+/**
+ * Durable state of resumable discovery jobs. Every method is one atomic step (one Lua script on Redis)
+ * and safe to retry after a lost reply. Unknown jobs throw `not_found`, malformed ids `bad_request`,
+ * records that do not validate a StoreError (`conflict`).
+ */
+export interface JobStore {
+  readonly kind: StoreKind;
+  /** Creates a job with its first work; retrying the same creation is a no-op, another job's id a `conflict`. */
+  createJob(job: NewJob): Promise<void>;
+  /** The job's meta (options, root), validated. */
+  getMeta(jobId: string): Promise<JobMeta>;
+  /** Status as the API reports it. */
+  getStatus(jobId: string): Promise<JobStatus>;
+  /** Claims one piece of work: an expired lease's work first (it resumes at its offset), then the frontier. */
+  claim(jobId: string, request: ClaimRequest): Promise<ClaimResult>;
+  /** Writes one shard with the offset advance and counters, after checking lease and offset. */
+  commitShard(jobId: string, request: CommitRequest): Promise<CommitResult>;
+  /** Adds new work, deduped by the visited set, refusing more than maxSitemaps. */
+  enqueue(jobId: string, request: EnqueueRequest): Promise<EnqueueResult>;
+  /** Marks claimed work finished (with its errors); the job is done once nothing is pending or leased. */
+  finishWork(jobId: string, request: FinishRequest): Promise<FinishResult>;
+  /** Gives a lease back early (compare-and-delete), so the work is free at once instead of at expiry. */
+  release(jobId: string, workId: string, token: string): Promise<boolean>;
+  /** Stops a running job (a finished or failed one keeps its state). */
+  stop(jobId: string): Promise<JobStatus>;
+  /** Shard `n` (0-based), or null when it does not exist (not yet written, or expired). */
+  readShard(jobId: string, n: number): Promise<string[] | null>;
+  /** Closes connections. */
+  close(): Promise<void>;
+}

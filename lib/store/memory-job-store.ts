@@ -1,0 +1,165 @@
+import type { JobStatus } from '../factory/types.js';
+import { ReportedErrorSchema } from '../factory/types.js';
+import { createLogger } from '../utils/logger.js';
+import { assertJobId } from './job-id.js';
+import {
+  DEFAULT_JOB_TTL_MS,
+  type ClaimRequest,
+  type ClaimResult,
+  type CommitRequest,
+  type CommitResult,
+  type EnqueueRequest,
+  type EnqueueResult,
+  type FinishRequest,
+  type FinishResult,
+  type JobStore,
+  type NewJob,
+} from './job-store.js';
+import { MemoryJob, type MemoryCounters } from './memory-job.js';
+import { parseJsonRecord, parseMeta, serializeMeta, ShardSchema, type JobMeta } from './records.js';
+import { jobNotFound, StoreError } from './store-errors.js';
+
+const log = createLogger('store:memory');
+
+/** Options of the in-memory store. */
+export interface MemoryJobStoreOptions {
+  ttlMs?: number;
+  /** Clock, for tests of expiry. */
+  now?: () => number;
+}
+
+/** The embedded default: jobs in this process only, same semantics as Redis, gone on restart. */
+export class MemoryJobStore implements JobStore {
+  readonly kind = 'memory' as const;
+  private readonly jobs = new Map<string, MemoryJob>();
+  private readonly ttlMs: number;
+  private readonly now: () => number;
+
+  constructor(options: MemoryJobStoreOptions = {}) {
+    this.ttlMs = options.ttlMs ?? DEFAULT_JOB_TTL_MS;
+    this.now = options.now ?? Date.now;
+    log.warn({ event: 'store_memory' }, 'in-memory job store: jobs do not survive a restart (set REDIS_URL or UPSTASH_REDIS_REST_URL)');
+  }
+
+  async createJob(job: NewJob): Promise<void> {
+    const jobId = assertJobId(job.meta.jobId);
+    const meta = serializeMeta(job.meta);
+    const existing = this.find(jobId);
+    if (existing) {
+      if (existing.meta === meta) return;
+      throw new StoreError('foreign', `job ${jobId} already exists with other meta`, { key: jobId });
+    }
+    const created = new MemoryJob(meta, this.counters(job));
+    created.enqueue(job.items, job.roots);
+    this.jobs.set(jobId, created);
+    log.info({ event: 'job_created', jobId, items: job.items.length }, 'job created');
+  }
+
+  async getMeta(jobId: string): Promise<JobMeta> {
+    return parseMeta(this.get(jobId).meta, jobId, `memory meta ${jobId}`);
+  }
+
+  async getStatus(jobId: string): Promise<JobStatus> {
+    const job = this.get(jobId);
+    const { counters } = job;
+    return {
+      jobId,
+      state: counters.state,
+      done: counters.state !== 'running',
+      urlsFound: counters.urlsFound,
+      shardsWritten: counters.shardsWritten,
+      sitemapsDone: counters.sitemapsDone,
+      sitemapsPending: job.pending.length + job.active.size,
+      errors: job.errors.map((json, i) => {
+        const { kind, url, message } = parseJsonRecord(json, ReportedErrorSchema, `memory error ${i}`);
+        return { kind, url, message };
+      }),
+      startedAt: counters.createdAt,
+      updatedAt: counters.updatedAt,
+    };
+  }
+
+  async claim(jobId: string, request: ClaimRequest): Promise<ClaimResult> {
+    const job = this.get(jobId);
+    const result = job.claim(request, this.now());
+    if (result.type === 'done') this.touch(job);
+    return result;
+  }
+
+  async commitShard(jobId: string, request: CommitRequest): Promise<CommitResult> {
+    const job = this.get(jobId);
+    const result = job.commit(request, this.now());
+    if (result.type === 'committed') this.touch(job);
+    return result;
+  }
+
+  async enqueue(jobId: string, request: EnqueueRequest): Promise<EnqueueResult> {
+    const job = this.get(jobId);
+    if (job.counters.state !== 'running') return { type: 'halted', state: job.counters.state };
+    const counts = job.enqueue(request.items, request.roots);
+    this.touch(job);
+    return { type: 'enqueued', ...counts };
+  }
+
+  async finishWork(jobId: string, request: FinishRequest): Promise<FinishResult> {
+    const job = this.get(jobId);
+    const result = job.finish(request, this.now());
+    if (result.type === 'finished') this.touch(job);
+    return result;
+  }
+
+  async release(jobId: string, workId: string, token: string): Promise<boolean> {
+    return this.get(jobId).release(workId, token, this.now());
+  }
+
+  async stop(jobId: string): Promise<JobStatus> {
+    const job = this.get(jobId);
+    if (job.counters.state === 'running') {
+      job.counters.state = 'stopped';
+      this.touch(job);
+    }
+    log.info({ event: 'job_stop', jobId }, 'job stop requested');
+    return this.getStatus(jobId);
+  }
+
+  async readShard(jobId: string, n: number): Promise<string[] | null> {
+    const raw = this.get(jobId).shards.get(n);
+    return raw === undefined ? null : parseJsonRecord(raw, ShardSchema, `memory shard ${jobId}/${n}`);
+  }
+
+  async close(): Promise<void> {
+    this.jobs.clear();
+  }
+
+  private counters(job: NewJob): MemoryCounters {
+    const { maxSitemaps, maxUrls } = job.meta.options;
+    const createdAt = job.meta.createdAt;
+    const zero = { urlsFound: 0, shardsWritten: 0, sitemapsDone: 0, roots: 0, rootsFailed: 0, errorCount: 0, nextId: 0 };
+    return {
+      state: 'running',
+      ...zero,
+      maxSitemaps,
+      maxUrls: Number.isFinite(maxUrls) ? maxUrls : 0,
+      createdAt,
+      updatedAt: createdAt,
+      expiresAt: Date.parse(createdAt) + this.ttlMs,
+    };
+  }
+
+  // A job past its expiry is gone, as its Redis keys would be.
+  private find(jobId: string): MemoryJob | null {
+    const job = this.jobs.get(jobId);
+    if (job && job.counters.expiresAt <= this.now()) this.jobs.delete(jobId);
+    return this.jobs.get(jobId) ?? null;
+  }
+
+  private get(jobId: string): MemoryJob {
+    const job = this.find(assertJobId(jobId));
+    if (!job) throw jobNotFound(jobId);
+    return job;
+  }
+
+  private touch(job: MemoryJob): void {
+    job.counters.updatedAt = new Date(this.now()).toISOString();
+  }
+}

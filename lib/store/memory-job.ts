@@ -1,0 +1,168 @@
+import type { JobState } from '../factory/types.js';
+import {
+  MAX_ERRORS_KEPT,
+  type ClaimRequest,
+  type ClaimResult,
+  type CommitRequest,
+  type CommitResult,
+  type FinishRequest,
+  type FinishResult,
+  type QueuedWork,
+} from './job-store.js';
+import { parseJsonRecord, serializeError, WorkItemSchema } from './records.js';
+
+/** Counters and state of one in-memory job; the same fields as the Redis status hash. */
+export interface MemoryCounters {
+  state: JobState;
+  urlsFound: number;
+  shardsWritten: number;
+  sitemapsDone: number;
+  roots: number;
+  rootsFailed: number;
+  errorCount: number;
+  nextId: number;
+  maxSitemaps: number;
+  maxUrls: number;
+  createdAt: string;
+  updatedAt: string;
+  expiresAt: number;
+}
+
+/**
+ * One job held in memory, step for step what the Lua scripts do to the Redis keys (scripts/job-scripts.ts):
+ * each method runs synchronously, which makes it atomic in one process. Records stay JSON strings so they
+ * are validated on the way out exactly like Redis records.
+ */
+export class MemoryJob {
+  readonly pending: string[] = [];
+  readonly active = new Set<string>();
+  readonly items = new Map<string, string>();
+  readonly offsets = new Map<string, number>();
+  readonly commits = new Map<string, string>();
+  readonly visited = new Set<string>();
+  readonly errors: string[] = [];
+  readonly leases = new Map<string, { token: string; expiresAt: number }>();
+  readonly shards = new Map<number, string>();
+
+  constructor(
+    readonly meta: string,
+    readonly counters: MemoryCounters,
+  ) {}
+
+  /** Adds new work through the visited set (the `enqueue` Lua function). */
+  enqueue(items: QueuedWork[], roots: boolean): { added: number; duplicates: number; rejected: number } {
+    let [added, duplicates, rejected] = [0, 0, 0];
+    for (const { key, item } of items) {
+      if (key !== null && this.visited.has(key)) duplicates += 1;
+      else if (key !== null && this.visited.size >= this.counters.maxSitemaps) rejected += 1;
+      else {
+        if (key !== null) this.visited.add(key);
+        const id = String(++this.counters.nextId);
+        this.items.set(id, JSON.stringify(item));
+        this.pending.push(id);
+        added += 1;
+      }
+    }
+    if (roots) this.counters.roots += added;
+    return { added, duplicates, rejected };
+  }
+
+  /** Claims expired or released work first, then the frontier (CLAIM script). */
+  claim(request: ClaimRequest, now: number): ClaimResult {
+    if (this.counters.state !== 'running') return { type: 'halted', state: this.counters.state };
+    let free: string | null = null;
+    for (const id of this.active) {
+      const holder = this.leaseHolder(id, now);
+      if (holder === request.token) return this.claimed(id, request.token);
+      if (holder === null && free === null) free = id;
+    }
+    const id = free ?? this.pending.shift() ?? null;
+    if (id === null) return this.noWork();
+    this.active.add(id);
+    this.leases.set(id, { token: request.token, expiresAt: now + Math.ceil(request.leaseMs) });
+    return this.claimed(id, request.token);
+  }
+
+  /** Shard, offset and counters in one step, after lease and offset checks (COMMIT_SHARD script). */
+  commit(request: CommitRequest, now: number): CommitResult {
+    const { workId, token, offset, urls } = request;
+    const mark = `${token}:${offset}:`;
+    const last = this.commits.get(workId);
+    if (last?.startsWith(mark)) return { type: 'duplicate', shard: Number(last.slice(mark.length)) };
+    if (this.counters.state !== 'running') return { type: 'halted', state: this.counters.state };
+    if (this.leaseHolder(workId, now) !== token) return { type: 'lease_lost' };
+    const recorded = this.offsets.get(workId) ?? 0;
+    if (recorded !== offset) return { type: 'offset_mismatch', offset: recorded };
+    const { maxUrls, urlsFound } = this.counters;
+    if (maxUrls > 0 && urlsFound + urls.length > maxUrls) return { type: 'over_limit', allowance: maxUrls - urlsFound };
+    const shard = this.counters.shardsWritten++;
+    this.shards.set(shard, JSON.stringify(urls));
+    this.offsets.set(workId, offset + urls.length);
+    this.commits.set(workId, mark + shard);
+    this.counters.urlsFound += urls.length;
+    if (maxUrls > 0 && this.counters.urlsFound >= maxUrls) this.stopAtMaxUrls(maxUrls);
+    return { type: 'committed', shard, urlsFound: this.counters.urlsFound };
+  }
+
+  /** Ends claimed work with its errors (FINISH_WORK script). */
+  finish(request: FinishRequest, now: number): FinishResult {
+    const { workId, token } = request;
+    if (!this.active.has(workId)) return { type: 'already', state: this.counters.state };
+    if (this.leaseHolder(workId, now) !== token) return { type: 'lease_lost' };
+    this.active.delete(workId);
+    for (const map of [this.leases, this.items, this.offsets, this.commits]) map.delete(workId);
+    if (request.countSitemap) this.counters.sitemapsDone += 1;
+    this.pushErrors(request.errors.map(serializeError));
+    this.applyFailure(request.failure);
+    this.settle();
+    return { type: 'finished', state: this.counters.state };
+  }
+
+  /** Compare-and-delete of a lease (RELEASE script). */
+  release(workId: string, token: string, now: number): boolean {
+    if (this.leaseHolder(workId, now) !== token) return false;
+    this.leases.delete(workId);
+    return true;
+  }
+
+  private leaseHolder(id: string, now: number): string | null {
+    const lease = this.leases.get(id);
+    if (!lease || lease.expiresAt <= now) return null;
+    return lease.token;
+  }
+
+  private claimed(id: string, token: string): ClaimResult {
+    const item = parseJsonRecord(this.items.get(id) ?? '', WorkItemSchema, `memory item ${id}`);
+    return { type: 'claimed', work: { workId: id, token, item, offset: this.offsets.get(id) ?? 0 } };
+  }
+
+  private noWork(): ClaimResult {
+    if (this.active.size > 0) return { type: 'wait', active: this.active.size };
+    this.settle();
+    return { type: 'done' };
+  }
+
+  private applyFailure(failure: FinishRequest['failure']): void {
+    if (this.counters.state !== 'running') return;
+    if (failure === 'job') this.counters.state = 'failed';
+    if (failure === 'root' && ++this.counters.rootsFailed >= this.counters.roots) this.counters.state = 'failed';
+  }
+
+  private stopAtMaxUrls(maxUrls: number): void {
+    this.counters.state = 'done';
+    this.pushErrors([JSON.stringify({ kind: 'too_many_urls', url: null, message: `maxUrls (${maxUrls}) reached: the job stopped there` })]);
+  }
+
+  /** Appends errors, keeping at most MAX_ERRORS_KEPT but counting all. */
+  pushErrors(list: string[]): void {
+    for (const json of list) {
+      if (this.counters.errorCount < MAX_ERRORS_KEPT) this.errors.push(json);
+      this.counters.errorCount += 1;
+    }
+  }
+
+  /** Done once nothing is pending or leased. */
+  settle(): void {
+    if (this.counters.state === 'running' && this.pending.length === 0 && this.active.size === 0) this.counters.state = 'done';
+  }
+}

@@ -1,0 +1,100 @@
+import { createClient, ErrorReply, TimeoutError } from 'redis';
+import { createLogger } from '../utils/logger.js';
+import { RedisReplyError, type RedisCommands } from './redis-commands.js';
+
+const log = createLogger('store:redis');
+
+/** Connection options of the TCP adapter. */
+export interface NodeRedisOptions {
+  url: string;
+  /** Per-command timeout, so a dead connection fails fast instead of hanging a slice. */
+  commandTimeoutMs?: number;
+  connectTimeoutMs?: number;
+}
+
+type Client = ReturnType<typeof createClient>;
+
+function newClient(options: NodeRedisOptions): Client {
+  const client = createClient({
+    url: options.url,
+    socket: {
+      connectTimeout: options.connectTimeoutMs ?? 5_000,
+      // Back off a little between reconnects; a lost connection is retried by the store, not fatal.
+      reconnectStrategy: (retries: number) => Math.min(50 * 2 ** retries, 1_000),
+    },
+    commandOptions: { timeout: options.commandTimeoutMs ?? 5_000 },
+    // Fail at once while disconnected: the store's own retry (with backoff) decides how long to wait,
+    // instead of commands piling up unseen in an offline queue.
+    disableOfflineQueue: true,
+    // node-redis 5.9 wedges (reports ready on a dead socket) when a reset hits its CLIENT SETINFO handshake.
+    disableClientInfo: true,
+  });
+  // Without a listener node-redis would crash the process on a connection error; the store retries instead.
+  client.on('error', (error: unknown) => log.warn({ event: 'redis_error', err: String(error) }, 'redis connection error'));
+  return client;
+}
+
+/** node-redis as RedisCommands; a connection that stops answering is dropped and dialled again. */
+class NodeRedisCommands implements RedisCommands {
+  private client: Promise<Client> | null = null;
+
+  constructor(private readonly options: NodeRedisOptions) {}
+
+  /** The live client, connecting when there is none. */
+  connected(): Promise<Client> {
+    this.client ??= this.connect();
+    return this.client;
+  }
+
+  async send(args: readonly string[]): Promise<unknown> {
+    const client = await this.connected();
+    try {
+      return await client.sendCommand([...args]);
+    } catch (error) {
+      if (error instanceof ErrorReply) throw new RedisReplyError(error.message, { cause: error });
+      if (error instanceof TimeoutError) this.drop(client);
+      throw error;
+    }
+  }
+
+  async close(): Promise<void> {
+    const client = await this.client?.catch(() => null);
+    this.client = null;
+    if (client?.isOpen) await client.close();
+  }
+
+  private async connect(): Promise<Client> {
+    const client = newClient(this.options);
+    try {
+      await client.connect();
+    } catch (error) {
+      this.client = null;
+      client.destroy();
+      throw error;
+    }
+    log.info({ event: 'store_connected', host: redactedHost(this.options.url) }, 'connected to redis');
+    return client;
+  }
+
+  private drop(client: Client): void {
+    log.warn({ event: 'redis_reconnect', host: redactedHost(this.options.url) }, 'redis stopped answering: reconnecting');
+    this.client = null;
+    if (client.isOpen) client.destroy();
+  }
+}
+
+/** Connects a node-redis client and exposes it as RedisCommands. */
+export async function connectNodeRedis(options: NodeRedisOptions): Promise<RedisCommands> {
+  const commands = new NodeRedisCommands(options);
+  await commands.connected();
+  return commands;
+}
+
+// Logs name the server, never its password.
+function redactedHost(url: string): string {
+  try {
+    return new URL(url).host;
+  } catch {
+    return 'invalid-url';
+  }
+}

@@ -1,0 +1,107 @@
+import { z } from 'zod';
+import { WalkOptionsSchema, type WalkOptions } from '../factory/limits.js';
+import { JobStateSchema, ReportedErrorSchema, SitemapRefSchema, type ReportedError } from '../factory/types.js';
+import { JobIdSchema } from './job-id.js';
+import { StoreError } from './store-errors.js';
+
+/** Version of the record layout; a record of another version is foreign, not guessed at. */
+export const RECORD_VERSION = 1;
+
+/** One unit of claimable work: site discovery (robots.txt and well-known paths) or one sitemap. */
+export const WorkItemSchema = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('discover'), rootUrl: z.string() }),
+  z.object({ type: z.literal('sitemap'), ref: SitemapRefSchema }),
+]);
+export type WorkItem = z.infer<typeof WorkItemSchema>;
+
+/** What a job was asked to do, fixed at creation: where to start and the limits it walks with. */
+export const JobMetaSchema = z.object({
+  v: z.literal(RECORD_VERSION),
+  jobId: JobIdSchema,
+  rootUrl: z.string().nullable(),
+  sitemapUrls: z.array(z.string()),
+  options: WalkOptionsSchema,
+  createdAt: z.string(),
+});
+export type JobMeta = z.infer<typeof JobMetaSchema>;
+
+/** JobMeta as a caller builds it: options already resolved (defaults filled). */
+export interface JobMetaInput {
+  jobId: string;
+  rootUrl: string | null;
+  sitemapUrls: string[];
+  options: WalkOptions;
+  createdAt: string;
+}
+
+// Counters come back from Redis as decimal strings; anything else would poison later increments.
+const Count = z
+  .string()
+  .regex(/^\d{1,15}$/)
+  .transform(Number);
+const IsoDate = z.iso.datetime();
+
+/** The job's status hash: state, counters and timestamps, all kept as strings by Redis. */
+export const StatusHashSchema = z.object({
+  v: z.literal(String(RECORD_VERSION)),
+  state: JobStateSchema,
+  urlsFound: Count,
+  shardsWritten: Count,
+  sitemapsDone: Count,
+  roots: Count,
+  rootsFailed: Count,
+  errorCount: Count,
+  nextId: Count,
+  maxSitemaps: Count,
+  maxUrls: Count,
+  createdAt: IsoDate,
+  updatedAt: IsoDate,
+  expiresAt: Count,
+});
+export type StatusHash = z.infer<typeof StatusHashSchema>;
+
+/** A shard: at most 1000 page URLs of one sitemap, as a JSON array string. */
+export const ShardSchema = z.array(z.string()).max(1000);
+
+/** Parses `raw` (a JSON string) with `schema`; a record that does not validate is corrupt, never trusted. */
+export function parseJsonRecord<T>(raw: string, schema: z.ZodType<T>, key: string): T {
+  let value: unknown;
+  try {
+    value = JSON.parse(raw);
+  } catch (cause) {
+    throw new StoreError('corrupt', `record ${key} is not JSON`, { key, cause });
+  }
+  return parseRecord(value, schema, key);
+}
+
+/** Validates a value read back from the store; a mismatch is corrupt. */
+export function parseRecord<T>(value: unknown, schema: z.ZodType<T>, key: string): T {
+  const result = schema.safeParse(value);
+  if (result.success) return result.data;
+  throw new StoreError('corrupt', `record ${key} does not validate: ${z.prettifyError(result.error)}`, { key, cause: result.error });
+}
+
+/** Meta as stored: JSON with non-finite limits left out (JSON has no Infinity; unlimited is their default). */
+export function serializeMeta(meta: JobMetaInput): string {
+  const record = { v: RECORD_VERSION, ...meta };
+  return JSON.stringify(record, (_key, value: unknown) => (typeof value === 'number' && !Number.isFinite(value) ? undefined : value));
+}
+
+/** Reads meta back, refusing a record written for another job (a copied or foreign key). */
+export function parseMeta(raw: string, jobId: string, key: string): JobMeta {
+  const meta = parseJsonRecord(raw, JobMetaSchema, key);
+  if (meta.jobId !== jobId) throw new StoreError('foreign', `record ${key} belongs to job ${meta.jobId}`, { key });
+  return meta;
+}
+
+/** An error as stored in the job's error list. */
+export function serializeError(error: ReportedError): string {
+  return JSON.stringify(ReportedErrorSchema.parse(error));
+}
+
+/** Turns a flat `[field, value, ...]` HGETALL reply into an object. */
+export function pairsToObject(flat: readonly string[]): Record<string, string> {
+  const object: Record<string, string> = {};
+  for (let i = 0; i + 1 < flat.length; i += 2) object[flat[i] as string] = flat[i + 1] as string;
+  return object;
+}

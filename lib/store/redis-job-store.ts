@@ -1,0 +1,144 @@
+import { z } from 'zod';
+import type { JobStatus } from '../factory/types.js';
+import { createLogger } from '../utils/logger.js';
+import { assertJobId } from './job-id.js';
+import {
+  DEFAULT_JOB_TTL_MS,
+  type ClaimRequest,
+  type ClaimResult,
+  type CommitRequest,
+  type CommitResult,
+  type EnqueueRequest,
+  type EnqueueResult,
+  type FinishRequest,
+  type FinishResult,
+  type JobStore,
+  type NewJob,
+  type QueuedWork,
+  type StoreKind,
+} from './job-store.js';
+import { jobKeyPrefix, jobKeys, shardKey } from './keys.js';
+import { parseJsonRecord, parseMeta, parseRecord, serializeError, serializeMeta, ShardSchema, type JobMeta } from './records.js';
+import { CountingCommands, type CommandStats, type RedisCommands } from './redis-commands.js';
+import { checkGuard, toClaimResult, toCommitResult, toEnqueueResult, toFinishResult, toJobStatus } from './replies.js';
+import { ScriptRunner, type RetryPolicy } from './script-runner.js';
+import { CLAIM, COMMIT_SHARD, CREATE_JOB, ENQUEUE, FINISH_WORK, RELEASE, STATUS, STOP } from './scripts/job-scripts.js';
+import type { LuaScript } from './scripts/lua-script.js';
+import { StoreError } from './store-errors.js';
+
+/** Options of a Redis-family store. */
+export interface RedisJobStoreOptions {
+  kind: Extract<StoreKind, 'redis' | 'upstash'>;
+  /** Lifetime of every key of a job, from its creation. */
+  ttlMs?: number;
+  retry?: RetryPolicy;
+}
+
+const flag = (value: boolean): string => (value ? '1' : '0');
+const pairs = (items: QueuedWork[]): string[] => items.flatMap(({ key, item }) => [key ?? '', JSON.stringify(item)]);
+
+/** The JobStore over any RedisCommands: every operation one Lua script (one command), shared by TCP and REST. */
+export class RedisJobStore implements JobStore {
+  readonly kind: RedisJobStoreOptions['kind'];
+  private readonly commands: CountingCommands;
+  private readonly runner: ScriptRunner;
+  private readonly ttlMs: number;
+  private readonly log;
+
+  constructor(commands: RedisCommands, options: RedisJobStoreOptions) {
+    this.kind = options.kind;
+    this.commands = new CountingCommands(commands);
+    this.runner = new ScriptRunner(this.commands, options.retry);
+    this.ttlMs = options.ttlMs ?? DEFAULT_JOB_TTL_MS;
+    this.log = createLogger(`store:${options.kind}`);
+  }
+
+  /** Commands sent since creation or the last reset. */
+  commandStats(): CommandStats {
+    return this.commands.snapshot();
+  }
+
+  /** Zeroes the command counters (to measure one phase). */
+  resetCommandStats(): void {
+    this.commands.reset();
+  }
+
+  async createJob(job: NewJob): Promise<void> {
+    const jobId = assertJobId(job.meta.jobId);
+    const { maxSitemaps, maxUrls } = job.meta.options;
+    const expiresAt = Date.parse(job.meta.createdAt) + this.ttlMs;
+    const args = [serializeMeta(job.meta), String(expiresAt), String(maxSitemaps), String(Number.isFinite(maxUrls) ? maxUrls : 0)];
+    const reply = await this.run(CREATE_JOB, jobId, [...args, flag(job.roots), job.meta.createdAt, ...pairs(job.items)]);
+    const [tag] = parseRecord(reply, z.tuple([z.enum(['created', 'exists', 'conflict'])]), this.key(jobId));
+    if (tag === 'conflict') throw new StoreError('foreign', `job ${jobId} already exists with other meta`, { key: this.key(jobId) });
+    this.log.info({ event: 'job_created', jobId, items: job.items.length, retried: tag === 'exists' }, 'job created');
+  }
+
+  async getMeta(jobId: string): Promise<JobMeta> {
+    const key = jobKeyPrefix(assertJobId(jobId)) + 'meta';
+    const raw = await this.runner.send(['GET', key]);
+    if (raw === null) await this.getStatus(jobId); // throws not_found, or tells a missing meta from a missing job
+    if (typeof raw !== 'string') throw new StoreError('corrupt', `record ${key} is missing or not a string`, { key });
+    return parseMeta(raw, jobId, key);
+  }
+
+  async getStatus(jobId: string): Promise<JobStatus> {
+    const reply = await this.run(STATUS, assertJobId(jobId), []);
+    return toJobStatus(reply, jobId, this.key(jobId));
+  }
+
+  async claim(jobId: string, request: ClaimRequest): Promise<ClaimResult> {
+    const reply = await this.run(CLAIM, assertJobId(jobId), [request.token, String(Math.ceil(request.leaseMs))]);
+    return toClaimResult(reply, this.key(jobId), request.token);
+  }
+
+  async commitShard(jobId: string, request: CommitRequest): Promise<CommitResult> {
+    const { workId, token, offset, urls } = request;
+    const reply = await this.run(COMMIT_SHARD, assertJobId(jobId), [token, workId, String(offset), String(urls.length), JSON.stringify(urls)]);
+    return toCommitResult(reply, this.key(jobId));
+  }
+
+  async enqueue(jobId: string, request: EnqueueRequest): Promise<EnqueueResult> {
+    const reply = await this.run(ENQUEUE, assertJobId(jobId), [flag(request.roots), ...pairs(request.items)]);
+    return toEnqueueResult(reply, this.key(jobId));
+  }
+
+  async finishWork(jobId: string, request: FinishRequest): Promise<FinishResult> {
+    const { workId, token, errors, countSitemap, failure } = request;
+    const args = [token, workId, flag(countSitemap), failure, ...errors.map(serializeError)];
+    return toFinishResult(await this.run(FINISH_WORK, assertJobId(jobId), args), this.key(jobId));
+  }
+
+  async release(jobId: string, workId: string, token: string): Promise<boolean> {
+    const reply = await this.run(RELEASE, assertJobId(jobId), [token, workId]);
+    return reply === 1;
+  }
+
+  async stop(jobId: string): Promise<JobStatus> {
+    const reply = await this.run(STOP, assertJobId(jobId), []);
+    this.log.info({ event: 'job_stop', jobId }, 'job stop requested');
+    return toJobStatus(reply, jobId, this.key(jobId));
+  }
+
+  async readShard(jobId: string, n: number): Promise<string[] | null> {
+    if (!Number.isSafeInteger(n) || n < 0) return null;
+    const key = shardKey(assertJobId(jobId), n);
+    const raw = await this.runner.send(['GET', key]);
+    if (raw === null) return null;
+    if (typeof raw !== 'string') throw new StoreError('corrupt', `record ${key} is not a string`, { key });
+    return parseJsonRecord(raw, ShardSchema, key);
+  }
+
+  async close(): Promise<void> {
+    await this.commands.close();
+  }
+
+  private async run(script: LuaScript, jobId: string, args: string[]): Promise<unknown> {
+    const reply = await this.runner.eval(script, jobKeys(jobId), [jobKeyPrefix(jobId), new Date().toISOString(), ...args]);
+    return checkGuard(reply, jobId, this.key(jobId));
+  }
+
+  private key(jobId: string): string {
+    return jobKeyPrefix(jobId) + 'status';
+  }
+}

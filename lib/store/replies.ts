@@ -1,0 +1,107 @@
+import { z } from 'zod';
+import { JobStateSchema, ReportedErrorSchema, type JobStatus } from '../factory/types.js';
+import type { ClaimResult, CommitResult, EnqueueResult, FinishResult } from './job-store.js';
+import { pairsToObject, parseJsonRecord, parseRecord, StatusHashSchema, WorkItemSchema } from './records.js';
+import { jobNotFound, StoreError } from './store-errors.js';
+
+// Every script reply is validated like a record: a reply of an unexpected shape means the keys were not ours.
+const Int = z.number().int().nonnegative();
+const Str = z.string();
+
+const GuardReply = z.union([z.tuple([z.literal('not_found')]), z.tuple([z.literal('foreign')]), z.tuple([z.literal('corrupt'), Str])]);
+
+/** Turns the shared guard answers (no job, foreign or corrupt status) into errors; passes anything else on. */
+export function checkGuard(reply: unknown, jobId: string, key: string): unknown {
+  const guard = GuardReply.safeParse(reply);
+  if (!guard.success) return reply;
+  const [tag, field] = guard.data;
+  if (tag === 'not_found') throw jobNotFound(jobId);
+  if (tag === 'foreign') throw new StoreError('foreign', `${key} was not written by this service (version mismatch)`, { key });
+  throw new StoreError('corrupt', `${key} field ${field ?? '?'} is not a number`, { key });
+}
+
+const ClaimReply = z.union([
+  z.tuple([z.literal('claimed'), Str, Str, z.string().regex(/^\d+$/)]),
+  z.tuple([z.literal('wait'), Int]),
+  z.tuple([z.literal('done')]),
+  z.tuple([z.literal('halted'), JobStateSchema]),
+]);
+
+/** Claim reply -> ClaimResult (the work item is validated; a corrupt one is an error). */
+export function toClaimResult(reply: unknown, key: string, token: string): ClaimResult {
+  const data = parseRecord(reply, ClaimReply, key);
+  if (data[0] === 'wait') return { type: 'wait', active: data[1] };
+  if (data[0] === 'done') return { type: 'done' };
+  if (data[0] === 'halted') return { type: 'halted', state: data[1] };
+  const [, workId, itemJson, offset] = data;
+  const item = parseJsonRecord(itemJson, WorkItemSchema, `${key} item ${workId}`);
+  return { type: 'claimed', work: { workId, token, item, offset: Number(offset) } };
+}
+
+const CommitReply = z.union([
+  z.tuple([z.literal('committed'), Int, Int]),
+  z.tuple([z.literal('duplicate'), Int]),
+  z.tuple([z.literal('lease_lost')]),
+  z.tuple([z.literal('offset_mismatch'), Int]),
+  z.tuple([z.literal('over_limit'), Int]),
+  z.tuple([z.literal('halted'), JobStateSchema]),
+]);
+
+/** Commit reply -> CommitResult. */
+export function toCommitResult(reply: unknown, key: string): CommitResult {
+  const data = parseRecord(reply, CommitReply, key);
+  switch (data[0]) {
+    case 'committed':
+      return { type: 'committed', shard: data[1], urlsFound: data[2] };
+    case 'duplicate':
+      return { type: 'duplicate', shard: data[1] };
+    case 'lease_lost':
+      return { type: 'lease_lost' };
+    case 'offset_mismatch':
+      return { type: 'offset_mismatch', offset: data[1] };
+    case 'over_limit':
+      return { type: 'over_limit', allowance: data[1] };
+    case 'halted':
+      return { type: 'halted', state: data[1] };
+  }
+}
+
+const EnqueueReply = z.union([z.tuple([z.literal('enqueued'), Int, Int, Int]), z.tuple([z.literal('halted'), JobStateSchema])]);
+
+/** Enqueue reply -> EnqueueResult. */
+export function toEnqueueResult(reply: unknown, key: string): EnqueueResult {
+  const data = parseRecord(reply, EnqueueReply, key);
+  if (data[0] === 'halted') return { type: 'halted', state: data[1] };
+  return { type: 'enqueued', added: data[1], duplicates: data[2], rejected: data[3] };
+}
+
+const FinishReply = z.union([z.tuple([z.enum(['finished', 'already']), JobStateSchema]), z.tuple([z.literal('lease_lost')])]);
+
+/** Finish reply -> FinishResult. */
+export function toFinishResult(reply: unknown, key: string): FinishResult {
+  const data = parseRecord(reply, FinishReply, key);
+  return data[0] === 'lease_lost' ? { type: 'lease_lost' } : { type: data[0], state: data[1] };
+}
+
+const StatusReply = z.tuple([z.literal('status'), z.array(Str), z.array(Str), Int, Int]);
+
+/** Status reply (hash, kept errors, pending and active counts) -> JobStatus, every part validated. */
+export function toJobStatus(reply: unknown, jobId: string, key: string): JobStatus {
+  const [, flat, errors, pending, active] = parseRecord(reply, StatusReply, key);
+  const hash = parseRecord(pairsToObject(flat), StatusHashSchema, key);
+  return {
+    jobId,
+    state: hash.state,
+    done: hash.state !== 'running',
+    urlsFound: hash.urlsFound,
+    shardsWritten: hash.shardsWritten,
+    sitemapsDone: hash.sitemapsDone,
+    sitemapsPending: pending + active,
+    errors: errors.map((json, i) => {
+      const { kind, url, message } = parseJsonRecord(json, ReportedErrorSchema, `${key} error ${i}`);
+      return { kind, url, message };
+    }),
+    startedAt: hash.createdAt,
+    updatedAt: hash.updatedAt,
+  };
+}

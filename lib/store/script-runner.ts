@@ -1,0 +1,69 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { createLogger } from '../utils/logger.js';
+import { isNoScript, RedisReplyError, type RedisCommands } from './redis-commands.js';
+import type { LuaScript } from './scripts/lua-script.js';
+import { StoreError } from './store-errors.js';
+
+const log = createLogger('store:scripts');
+
+/** How a Redis-family store retries transport failures (reset connections, timeouts): doubling delays, capped. */
+export interface RetryPolicy {
+  attempts: number;
+  baseDelayMs: number;
+  maxDelayMs: number;
+}
+
+// Every job script is idempotent (tokens, offsets and the visited set make a replay a no-op), so a
+// command whose reply was lost can simply be sent again. About 3.5 s in all: a Redis restart or failover.
+const DEFAULT_RETRY: RetryPolicy = { attempts: 8, baseDelayMs: 50, maxDelayMs: 1_000 };
+
+/** Sends commands and scripts over RedisCommands: EVALSHA first, EVAL once on NOSCRIPT, retries on transport errors. */
+export class ScriptRunner {
+  constructor(
+    private readonly commands: RedisCommands,
+    private readonly retry: RetryPolicy = DEFAULT_RETRY,
+  ) {}
+
+  /** Runs `script` with the given keys and arguments; one command when the server has the script cached. */
+  eval(script: LuaScript, keys: readonly string[], args: readonly string[]): Promise<unknown> {
+    const tail = [String(keys.length), ...keys, ...args];
+    return this.withRetry(script.name, async () => {
+      try {
+        return await this.commands.send(['EVALSHA', script.sha, ...tail]);
+      } catch (error) {
+        if (!isNoScript(error)) throw error;
+        log.debug({ event: 'script_load', script: script.name }, 'script not cached: sending its body once');
+        return this.commands.send(['EVAL', script.source, ...tail]);
+      }
+    });
+  }
+
+  /** Sends one plain command (GET of meta or a shard). */
+  send(args: readonly string[]): Promise<unknown> {
+    return this.withRetry(args[0] ?? '', () => this.commands.send(args));
+  }
+
+  private async withRetry(name: string, attempt: () => Promise<unknown>): Promise<unknown> {
+    for (let i = 1; ; i += 1) {
+      try {
+        return await attempt();
+      } catch (error) {
+        if (error instanceof RedisReplyError) throw replyError(name, error);
+        if (i >= this.retry.attempts) throw new StoreError('unavailable', `store unreachable (${name})`, { cause: error });
+        const delayMs = Math.min(this.retry.maxDelayMs, this.retry.baseDelayMs * 2 ** (i - 1));
+        log.warn({ event: 'store_retry', command: name, attempt: i, delayMs, err: String(error) }, 'store call failed: retrying');
+        await sleep(delayMs);
+      }
+    }
+  }
+}
+
+// Refused credentials are a deployment problem (upstream unavailable), not bad data.
+const AUTH_FAILURE = /NOAUTH|WRONGPASS|Unauthorized/i;
+
+// A script error on our own keys means they hold something we did not write (WRONGTYPE, non-numbers).
+function replyError(name: string, error: RedisReplyError): StoreError {
+  if (AUTH_FAILURE.test(error.message)) return new StoreError('unavailable', `store refused the credentials (${name})`, { cause: error });
+  log.error({ event: 'store_reply_error', command: name, err: error.message }, 'store refused a command');
+  return new StoreError('corrupt', `store refused ${name}: ${error.message}`, { cause: error });
+}

@@ -1,0 +1,168 @@
+import { defineScript, type LuaScript } from './lua-script.js';
+import { PRELUDE } from './prelude.js';
+
+const script = (name: string, body: string): LuaScript => defineScript(name, PRELUDE + body);
+
+/** ARGV: prefix, now, meta JSON, expiresAt ms, maxSitemaps, maxUrls (0 = none), roots flag, createdAt, work pairs... */
+export const CREATE_JOB = script(
+  'create_job',
+  `
+if redis.call('EXISTS', STATUS) == 1 then
+  if redis.call('GET', META) == ARGV[3] then return {'exists'} end
+  return {'conflict'}
+end
+redis.call('SET', META, ARGV[3])
+redis.call('HSET', STATUS, 'v', '1', 'state', 'running', 'urlsFound', 0, 'shardsWritten', 0,
+  'sitemapsDone', 0, 'roots', 0, 'rootsFailed', 0, 'errorCount', 0, 'nextId', 0,
+  'maxSitemaps', ARGV[5], 'maxUrls', ARGV[6], 'createdAt', ARGV[8], 'updatedAt', ARGV[8], 'expiresAt', ARGV[4])
+local added = enqueue(9)
+if ARGV[7] == '1' then redis.call('HINCRBY', STATUS, 'roots', added) end
+touch()
+return {'created'}
+`,
+);
+
+/** ARGV: prefix, now, token, leaseMs. Expired (or released) leases first, so killed work resumes soonest. */
+export const CLAIM = script(
+  'claim',
+  `
+local bad = check() if bad then return bad end
+local st = state()
+if st ~= 'running' then return {'halted', st} end
+local function claimed(id)
+  return {'claimed', id, redis.call('HGET', ITEMS, id), redis.call('HGET', OFFSETS, id) or '0'}
+end
+local function take(id)
+  redis.call('SET', lease_key(id), ARGV[3], 'PX', ARGV[4])
+  return claimed(id)
+end
+local free = false
+local active = redis.call('SMEMBERS', ACTIVE)
+for _, id in ipairs(active) do
+  local holder = redis.call('GET', lease_key(id))
+  if holder == ARGV[3] then return claimed(id) end
+  if not holder and not free then free = id end
+end
+if free then return take(free) end
+local id = redis.call('LPOP', PENDING)
+if id then
+  redis.call('SADD', ACTIVE, id)
+  touch()
+  return take(id)
+end
+if #active > 0 then return {'wait', #active} end
+settle()
+redis.call('HSET', STATUS, 'updatedAt', NOW)
+return {'done'}
+`,
+);
+
+/** ARGV: prefix, now, token, work id, offset, URL count, shard JSON. One step: shard, offset, counters. */
+export const COMMIT_SHARD = script(
+  'commit_shard',
+  `
+local bad = check() if bad then return bad end
+local token, id, offset, count = ARGV[3], ARGV[4], tonumber(ARGV[5]), tonumber(ARGV[6])
+local mark = token .. ':' .. ARGV[5] .. ':'
+local last = redis.call('HGET', COMMITS, id)
+if last and string.sub(last, 1, #mark) == mark then return {'duplicate', tonumber(string.sub(last, #mark + 1))} end
+local st = state()
+if st ~= 'running' then return {'halted', st} end
+if redis.call('GET', lease_key(id)) ~= token then return {'lease_lost'} end
+local recorded = tonumber(redis.call('HGET', OFFSETS, id) or '0')
+if recorded ~= offset then return {'offset_mismatch', recorded} end
+local found, max = number_field('urlsFound'), number_field('maxUrls')
+if max > 0 and found + count > max then return {'over_limit', max - found} end
+local shard = redis.call('HINCRBY', STATUS, 'shardsWritten', 1) - 1
+local shard_key = PREFIX .. 'shard:' .. shard
+redis.call('SET', shard_key, ARGV[7])
+redis.call('HSET', OFFSETS, id, offset + count)
+redis.call('HSET', COMMITS, id, mark .. shard)
+found = redis.call('HINCRBY', STATUS, 'urlsFound', count)
+redis.call('HSET', STATUS, 'updatedAt', NOW)
+if max > 0 and found >= max then
+  redis.call('HSET', STATUS, 'state', 'done')
+  push_errors({'{"kind":"too_many_urls","url":null,"message":"maxUrls (' .. max .. ') reached: the job stopped there"}'})
+end
+redis.call('PEXPIREAT', shard_key, touch())
+return {'committed', shard, found}
+`,
+);
+
+/** ARGV: prefix, now, roots flag, work pairs... */
+export const ENQUEUE = script(
+  'enqueue',
+  `
+local bad = check() if bad then return bad end
+local st = state()
+if st ~= 'running' then return {'halted', st} end
+local added, dups, rejected = enqueue(4)
+if ARGV[3] == '1' then redis.call('HINCRBY', STATUS, 'roots', added) end
+redis.call('HSET', STATUS, 'updatedAt', NOW)
+touch()
+return {'enqueued', added, dups, rejected}
+`,
+);
+
+/** ARGV: prefix, now, token, work id, count flag, failure (none|root|job), error JSON... */
+export const FINISH_WORK = script(
+  'finish_work',
+  `
+local bad = check() if bad then return bad end
+local token, id, failure = ARGV[3], ARGV[4], ARGV[6]
+if redis.call('SISMEMBER', ACTIVE, id) == 0 then return {'already', state()} end
+if redis.call('GET', lease_key(id)) ~= token then return {'lease_lost'} end
+local errors = {}
+for i = 7, #ARGV do errors[#errors + 1] = ARGV[i] end
+redis.call('SREM', ACTIVE, id)
+redis.call('DEL', lease_key(id))
+redis.call('HDEL', ITEMS, id)
+redis.call('HDEL', OFFSETS, id)
+redis.call('HDEL', COMMITS, id)
+if ARGV[5] == '1' then redis.call('HINCRBY', STATUS, 'sitemapsDone', 1) end
+push_errors(errors)
+if state() == 'running' and failure == 'job' then redis.call('HSET', STATUS, 'state', 'failed') end
+if state() == 'running' and failure == 'root' then
+  local failed = redis.call('HINCRBY', STATUS, 'rootsFailed', 1)
+  if failed >= number_field('roots') then redis.call('HSET', STATUS, 'state', 'failed') end
+end
+settle()
+redis.call('HSET', STATUS, 'updatedAt', NOW)
+touch()
+return {'finished', state()}
+`,
+);
+
+/** ARGV: prefix, now, token, work id. Compare-and-delete: only the holder frees its lease. */
+export const RELEASE = script(
+  'release',
+  `
+if redis.call('GET', lease_key(ARGV[4])) == ARGV[3] then
+  redis.call('DEL', lease_key(ARGV[4]))
+  return 1
+end
+return 0
+`,
+);
+
+/** ARGV: prefix, now. Only a running job becomes stopped; the status comes back in the same step. */
+export const STOP = script(
+  'stop',
+  `
+local bad = check() if bad then return bad end
+if state() == 'running' then
+  redis.call('HSET', STATUS, 'state', 'stopped', 'updatedAt', NOW)
+  touch()
+end
+return status_reply()
+`,
+);
+
+/** ARGV: prefix, now. Status hash, kept errors and frontier sizes in one command. */
+export const STATUS = script(
+  'status',
+  `
+local bad = check() if bad then return bad end
+return status_reply()
+`,
+);

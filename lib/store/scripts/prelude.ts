@@ -1,0 +1,79 @@
+import { MAX_ERRORS_KEPT } from '../job-store.js';
+import { RECORD_VERSION } from '../records.js';
+
+/**
+ * Shared head of every job script. KEYS are the job's fixed keys (keys.ts order); ARGV[1] is the key prefix
+ * (for the per-sitemap lease and per-shard keys, which share the job's `{id}` hash slot) and ARGV[2] the
+ * caller's clock as ISO text. Scripts read and check everything before their first write: Redis does not
+ * roll a script back when it fails half-way.
+ */
+export const PRELUDE = `
+local STATUS, META, PENDING, ACTIVE, ITEMS, OFFSETS, COMMITS, VISITED, ERRORS =
+  KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6], KEYS[7], KEYS[8], KEYS[9]
+local PREFIX, NOW = ARGV[1], ARGV[2]
+local MAX_ERRORS = ${MAX_ERRORS_KEPT}
+local NUMBER_FIELDS = {'urlsFound', 'shardsWritten', 'sitemapsDone', 'roots', 'rootsFailed', 'errorCount',
+  'nextId', 'maxSitemaps', 'maxUrls', 'expiresAt'}
+
+local function check()
+  if redis.call('EXISTS', STATUS) == 0 then return {'not_found'} end
+  if redis.call('HGET', STATUS, 'v') ~= '${RECORD_VERSION}' then return {'foreign'} end
+  local values = redis.call('HMGET', STATUS, unpack(NUMBER_FIELDS))
+  for i, field in ipairs(NUMBER_FIELDS) do
+    if not tonumber(values[i]) then return {'corrupt', field} end
+  end
+  return nil
+end
+
+local function state() return redis.call('HGET', STATUS, 'state') end
+local function number_field(field) return tonumber(redis.call('HGET', STATUS, field)) end
+local function lease_key(id) return PREFIX .. 'lease:' .. id end
+
+-- Every key a script writes gets the job's one absolute expiry, so all keys of a job vanish together.
+local function touch()
+  local at = redis.call('HGET', STATUS, 'expiresAt')
+  for i = 1, #KEYS do redis.call('PEXPIREAT', KEYS[i], at) end
+  return at
+end
+
+local function push_errors(list)
+  local count = number_field('errorCount')
+  for _, json in ipairs(list) do
+    if count < MAX_ERRORS then redis.call('RPUSH', ERRORS, json) end
+    count = count + 1
+  end
+  redis.call('HSET', STATUS, 'errorCount', count)
+end
+
+local function settle()
+  if state() == 'running' and redis.call('LLEN', PENDING) == 0 and redis.call('SCARD', ACTIVE) == 0 then
+    redis.call('HSET', STATUS, 'state', 'done')
+  end
+end
+
+-- ARGV[from..] holds pairs (identity key or '', work JSON); the visited set decides what is new.
+local function enqueue(from)
+  local max = number_field('maxSitemaps')
+  local added, dups, rejected = 0, 0, 0
+  for i = from, #ARGV, 2 do
+    local key = ARGV[i]
+    if key ~= '' and redis.call('SISMEMBER', VISITED, key) == 1 then
+      dups = dups + 1
+    elseif key ~= '' and redis.call('SCARD', VISITED) >= max then
+      rejected = rejected + 1
+    else
+      if key ~= '' then redis.call('SADD', VISITED, key) end
+      local id = redis.call('HINCRBY', STATUS, 'nextId', 1)
+      redis.call('HSET', ITEMS, id, ARGV[i + 1])
+      redis.call('RPUSH', PENDING, id)
+      added = added + 1
+    end
+  end
+  return added, dups, rejected
+end
+
+local function status_reply()
+  return {'status', redis.call('HGETALL', STATUS), redis.call('LRANGE', ERRORS, 0, -1),
+    redis.call('LLEN', PENDING), redis.call('SCARD', ACTIVE)}
+end
+`;
