@@ -1,0 +1,56 @@
+import type { JobStore } from '../../../store/job-store.js';
+
+/** Where a simulated crash hits: the `nth` store call (of `op`, or of any op), before it, after it, or as an abort. */
+export interface KillPlan {
+  op?: keyof JobStore;
+  nth: number;
+  /** before: the request never arrives; after: it is applied but the reply is lost; abort: the slice's signal fires. */
+  mode: 'before' | 'after' | 'abort';
+  controller?: AbortController;
+}
+
+/** Thrown by a FaultyStore at its kill point and on every call after it (the process is "dead"). */
+export class KilledError extends Error {
+  override name = 'KilledError';
+}
+
+/** Wraps a store and crashes at a planned call: a process killed mid-slice, lease and all left behind. */
+export class FaultyStore implements JobStore {
+  readonly kind;
+  private calls = 0;
+  dead = false;
+
+  constructor(
+    private readonly inner: JobStore,
+    private readonly plan: KillPlan | null,
+  ) {
+    this.kind = inner.kind;
+  }
+
+  private async call<T>(op: keyof JobStore, run: () => Promise<T>): Promise<T> {
+    if (this.dead) throw new KilledError('process is dead');
+    const hit = this.plan && (this.plan.op === undefined || this.plan.op === op) && ++this.calls === this.plan.nth;
+    if (!hit || !this.plan) return run();
+    if (this.plan.mode === 'abort') {
+      this.plan.controller?.abort(new Error('killed by plan'));
+      return run();
+    }
+    if (this.plan.mode === 'before') this.dead = true;
+    if (this.dead) throw new KilledError(`killed before ${op}`);
+    const result = await run();
+    this.dead = true;
+    throw new KilledError(`killed after ${op} (${JSON.stringify(result).slice(0, 80)})`);
+  }
+
+  createJob: JobStore['createJob'] = (job) => this.call('createJob', () => this.inner.createJob(job));
+  getMeta: JobStore['getMeta'] = (jobId) => this.call('getMeta', () => this.inner.getMeta(jobId));
+  getStatus: JobStore['getStatus'] = (jobId) => this.call('getStatus', () => this.inner.getStatus(jobId));
+  claim: JobStore['claim'] = (jobId, request) => this.call('claim', () => this.inner.claim(jobId, request));
+  commitShard: JobStore['commitShard'] = (jobId, request) => this.call('commitShard', () => this.inner.commitShard(jobId, request));
+  enqueue: JobStore['enqueue'] = (jobId, request) => this.call('enqueue', () => this.inner.enqueue(jobId, request));
+  finishWork: JobStore['finishWork'] = (jobId, request) => this.call('finishWork', () => this.inner.finishWork(jobId, request));
+  release: JobStore['release'] = (jobId, workId, token) => this.call('release', () => this.inner.release(jobId, workId, token));
+  stop: JobStore['stop'] = (jobId) => this.call('stop', () => this.inner.stop(jobId));
+  readShard: JobStore['readShard'] = (jobId, n) => this.call('readShard', () => this.inner.readShard(jobId, n));
+  close: JobStore['close'] = async () => {};
+}

@@ -1,0 +1,138 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTcpFaultProxy, type TcpFaultProxy } from '../../../../test/helpers/tcp-fault-proxy.js';
+import { startTestRedis, type TestRedis } from '../../../../test/helpers/redis-server.js';
+import type { JobStore } from '../../../store/job-store.js';
+import { StoreError } from '../../../store/store-errors.js';
+import { connectRedisJobStore } from '../../../store/open-job-store.js';
+import type { RedisJobStore } from '../../../store/redis-job-store.js';
+import { COMMIT_SHARD } from '../../../store/scripts/job-scripts.js';
+import { createJob } from '../create-job.js';
+import { runSlice } from '../run-slice.js';
+import { FaultyStore, KilledError, type KillPlan } from './faulty-store.js';
+import { allShardUrls, exactness, LOOPBACK, QUICK, runToEnd, seededRandom } from './job-fixtures.js';
+import { startNestedSite, type NestedSite } from './nested-site.js';
+
+let redis: TestRedis;
+let store: RedisJobStore;
+let site: NestedSite;
+
+beforeAll(async () => {
+  redis = await startTestRedis();
+  store = await connectRedisJobStore(redis.url);
+  site = await startNestedSite({ meanUrls: 850 }); // 3 levels of indexes, 100 urlsets, about 100,000 URLs
+});
+
+afterAll(async () => {
+  await store?.close();
+  await site?.close();
+  await redis?.stop();
+});
+
+// Mostly 'the nth call, whatever it is'; the rest aim at each step, commits (shard written, reply lost) twice as often.
+const OPS: Array<KillPlan['op']> = [undefined, undefined, undefined, undefined, 'commitShard', 'commitShard', 'claim', 'enqueue', 'finishWork', 'release'];
+const MODES: Array<KillPlan['mode']> = ['before', 'after', 'after', 'abort'];
+
+/** A random crash: at the nth call (of some op, or of any), before it, after it (reply lost), or as an abort. */
+function randomPlan(random: (below: number) => number, controller: AbortController): KillPlan {
+  const op = OPS[random(OPS.length)];
+  return { op, nth: 1 + random(op === undefined ? 6 : 3), mode: MODES[random(MODES.length)] ?? 'after', controller };
+}
+
+/** Runs slices that crash or abort at random points until the job is done; counts slices, crashes and aborts. */
+async function runWithKills(inner: JobStore, jobId: string, seed: number) {
+  const random = seededRandom(seed);
+  let [slices, kills, aborts] = [0, 0, 0];
+  for (; slices < 400; slices += 1) {
+    if ((await inner.getStatus(jobId)).done) break;
+    const controller = new AbortController();
+    const faulty = new FaultyStore(inner, randomPlan(random, controller));
+    const timer = random(4) === 0 ? setTimeout(() => controller.abort(), random(300)) : undefined;
+    // Short, varied budgets: slices also end at their deadline mid-sitemap, not only by crashes.
+    const budgetMs = 150 + random(450);
+    try {
+      await runSlice(faulty, jobId, { budgetMs, signal: controller.signal, ...QUICK, workerId: `w${slices}` });
+      if (controller.signal.aborted) aborts += 1;
+    } catch (error) {
+      if (!(error instanceof KilledError)) throw error;
+      kills += 1;
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+  return { slices, kills, aborts };
+}
+
+describe('a job killed at random points and resumed', () => {
+  it('finds every URL of a 3-level nested index exactly once, like an uninterrupted run', async () => {
+    const options = { ...LOOPBACK, concurrency: 4 };
+    const killed = await createJob(store, { rootUrl: site.rootUrl, options });
+    const killedStart = Date.now();
+    const { slices, kills, aborts } = await runWithKills(store, killed.jobId, 20_240_601);
+    const killedMs = Date.now() - killedStart;
+    const status = await store.getStatus(killed.jobId);
+    expect(exactness(await allShardUrls(store, killed.jobId), site.expected)).toEqual({ missing: 0, unexpected: 0, duplicates: 0 });
+    expect(status).toMatchObject({ state: 'done', urlsFound: site.expected.size });
+    expect(status.errors).toEqual([{ kind: 'http_status', url: site.failingUrl, message: expect.any(String) }]);
+
+    // The same walk without interruptions, for the overhead figure (it runs warm, so the figure errs high).
+    const steady = await createJob(store, { rootUrl: site.rootUrl, options });
+    store.resetCommandStats();
+    const steadyStart = Date.now();
+    const { status: steadyStatus } = await runToEnd(store, steady.jobId, { budgetMs: 20_000 });
+    const steadyMs = Date.now() - steadyStart;
+    const commands = store.commandStats().total;
+    expect(exactness(await allShardUrls(store, steady.jobId), site.expected)).toEqual({ missing: 0, unexpected: 0, duplicates: 0 });
+    expect(status.sitemapsDone).toBe(steadyStatus.sitemapsDone);
+    console.info(
+      `[figures] ${site.expected.size} URLs: uninterrupted ${steadyMs} ms, ${steadyStatus.shardsWritten} shards, ` +
+        `${commands} commands (${(commands / steadyStatus.shardsWritten).toFixed(2)} per shard); ` +
+        `with ${kills} crashes and ${aborts} aborts in ${slices} slices ${killedMs} ms (${(killedMs / steadyMs).toFixed(1)}x)`,
+    );
+    expect(kills).toBeGreaterThanOrEqual(10);
+    expect(kills + aborts).toBeGreaterThanOrEqual(20);
+  });
+});
+
+describe('a job whose Redis connection resets during shard writes', () => {
+  let proxy: TcpFaultProxy;
+  let proxied: RedisJobStore;
+  let small: NestedSite;
+
+  beforeAll(async () => {
+    proxy = await startTcpFaultProxy({ host: '127.0.0.1', port: Number(new URL(redis.url).port) });
+    proxied = await connectRedisJobStore(`redis://127.0.0.1:${proxy.port}`);
+    small = await startNestedSite({ mids: 2, subs: 3, leaves: 3, meanUrls: 1500 });
+  });
+
+  afterAll(async () => {
+    await proxied?.close();
+    await proxy?.close();
+    await small?.close();
+  });
+
+  it('still writes every URL exactly once', async () => {
+    const job = await createJob(proxied, { rootUrl: small.rootUrl, options: LOOPBACK });
+    await proxied.getStatus(job.jobId); // scripts cached: commits go out as EVALSHA and are recognisable
+    const random = seededRandom(7);
+    let planned = 0;
+    // One commit in six: its request is cut (before Redis sees it, or part-way through the payload) or its reply lost.
+    proxy.setPlan(({ direction, chunk }) => {
+      const commit = direction === 'up' ? chunk.includes(COMMIT_SHARD.sha) : chunk.includes('committed');
+      if (!commit || planned >= 30 || random(6) !== 0) return 'pass';
+      planned += 1;
+      return direction === 'up' && random(2) === 0 ? 'forward-then-reset' : 'reset';
+    });
+    // A slice whose store stays unreachable through all retries fails; the orchestrator just calls again.
+    let status = await proxied.getStatus(job.jobId);
+    for (let slices = 0; !status.done && slices < 50; slices += 1) {
+      status = await runSlice(proxied, job.jobId, { budgetMs: 10_000, ...QUICK }).catch(async (error: unknown) => {
+        if (!(error instanceof StoreError)) throw error;
+        return proxied.getStatus(job.jobId);
+      });
+    }
+    proxy.setPlan(null);
+    expect(planned).toBeGreaterThanOrEqual(5);
+    expect(exactness(await allShardUrls(proxied, job.jobId), small.expected)).toEqual({ missing: 0, unexpected: 0, duplicates: 0 });
+    expect(status.urlsFound).toBe(small.expected.size);
+  });
+});

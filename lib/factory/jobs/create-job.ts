@@ -1,0 +1,71 @@
+import { z } from 'zod';
+import { newJobId } from '../../store/job-id.js';
+import type { JobStore, QueuedWork } from '../../store/job-store.js';
+import { parseRootUrl } from '../discovery.js';
+import { RequestError } from '../errors.js';
+import { assertUrlAllowed } from '../fetch/index.js';
+import { resolveWalkOptions, type WalkOptions, type WalkOptionsInput } from '../limits.js';
+import { isSiteRoot } from '../sitemap.js';
+import type { JobStatus } from '../types.js';
+import { identityKey } from '../url-identity.js';
+
+/** A job to start: a site root (discovered first; any other URL is read as a sitemap) or sitemap URLs, and limits. */
+export interface CreateJobInput {
+  rootUrl?: string;
+  sitemapUrls?: string[];
+  options?: WalkOptionsInput;
+}
+
+const InputSchema = z.union([
+  z.object({ rootUrl: z.string().min(1).max(2_048), sitemapUrls: z.undefined().optional() }),
+  z.object({ rootUrl: z.undefined().optional(), sitemapUrls: z.array(z.string().min(1).max(2_048)).min(1).max(1_000) }),
+]);
+
+/** Where a job starts: its first work, and whether that work is the job's root sitemaps. */
+interface JobStart {
+  rootUrl: string | null;
+  sitemapUrls: string[];
+  items: QueuedWork[];
+  roots: boolean;
+}
+
+function planStart(input: CreateJobInput, options: WalkOptions): JobStart {
+  const parsed = InputSchema.safeParse({ rootUrl: input.rootUrl, sitemapUrls: input.sitemapUrls });
+  if (!parsed.success) throw new RequestError('bad_request', 'give either rootUrl or a non-empty sitemapUrls list');
+  const { rootUrl, sitemapUrls } = parsed.data;
+  const urls = (rootUrl ? [rootUrl] : sitemapUrls ?? []).map((url) => checkedUrl(url, options));
+  if (rootUrl && isSiteRoot(rootUrl)) {
+    return { rootUrl: urls[0] ?? rootUrl, sitemapUrls: [], items: [{ key: null, item: { type: 'discover', rootUrl: urls[0] ?? rootUrl } }], roots: false };
+  }
+  const items = urls.map((url) => ({ key: identityKey(url), item: { type: 'sitemap' as const, ref: { url, depth: 0, parent: null } } }));
+  return { rootUrl: rootUrl ?? null, sitemapUrls: urls, items, roots: true };
+}
+
+// Refused here (invalid_url, blocked_ssrf) so a caller learns at once, not from a failed job later.
+function checkedUrl(url: string, options: WalkOptions): string {
+  const parsed = parseRootUrl(url);
+  assertUrlAllowed(parsed, options.net);
+  return parsed.href;
+}
+
+function resolveOptions(input: WalkOptionsInput | undefined): WalkOptions {
+  try {
+    return resolveWalkOptions(input ?? {});
+  } catch (cause) {
+    const detail = cause instanceof z.ZodError ? z.prettifyError(cause) : String(cause);
+    throw new RequestError('bad_request', `invalid options: ${detail}`, { cause });
+  }
+}
+
+/**
+ * Creates a resumable discovery job and returns its first status; the work happens in runSlice calls.
+ * The job id is issued here (random, URL-safe). Throws `bad_request`, `invalid_url` or `blocked_ssrf`.
+ */
+export async function createJob(store: JobStore, input: CreateJobInput): Promise<JobStatus> {
+  const options = resolveOptions(input.options);
+  const start = planStart(input, options);
+  const jobId = newJobId();
+  const meta = { jobId, rootUrl: start.rootUrl, sitemapUrls: start.sitemapUrls, options, createdAt: new Date().toISOString() };
+  await store.createJob({ meta, items: start.items, roots: start.roots });
+  return store.getStatus(jobId);
+}

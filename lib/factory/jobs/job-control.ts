@@ -1,0 +1,18 @@
+import type { JobStore } from '../../store/job-store.js';
+import type { JobStatus } from '../types.js';
+
+/** Stops a job: it answers `stopped` at once, and running slices halt at their next store step. */
+export function stopJob(store: JobStore, jobId: string): Promise<JobStatus> {
+  return store.stop(jobId);
+}
+
+/** A job's status (`not_found` for an unknown id, `bad_request` for a malformed one). */
+export function getJobStatus(store: JobStore, jobId: string): Promise<JobStatus> {
+  return store.getStatus(jobId);
+}
+
+/** The URLs of shard `n` (0-based, below `shardsWritten`), or null when there is no such shard. */
+export async function readJobShard(store: JobStore, jobId: string, n: number): Promise<{ jobId: string; shard: number; urls: string[] } | null> {
+  const urls = await store.readShard(jobId, n);
+  return urls === null ? null : { jobId, shard: n, urls };
+}

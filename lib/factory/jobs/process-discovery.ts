@@ -1,0 +1,48 @@
+import type { ClaimedWork } from '../../store/job-store.js';
+import { discover, type Discovery } from '../discovery.js';
+import { toFactoryError } from '../errors.js';
+import type { ReportedError } from '../types.js';
+import { enqueueRefs } from './enqueue-children.js';
+import { finishWork, releaseWork } from './finish-work.js';
+import type { SliceContext } from './slice-context.js';
+
+/** Resolves with `promise`, or rejects when `signal` aborts first (the promise is then left to settle unseen). */
+function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  promise.catch(() => undefined);
+  if (signal.aborted) return Promise.reject(signal.reason);
+  return new Promise((resolve, reject) => {
+    const onAbort = () => reject(signal.reason);
+    signal.addEventListener('abort', onAbort, { once: true });
+    promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+  });
+}
+
+/**
+ * The job's first step when it starts from a site root: robots.txt and the well-known paths. Its sitemaps
+ * become the job's roots; a failure, or no sitemap at all, fails the job.
+ */
+export async function processDiscovery(context: SliceContext, work: ClaimedWork, rootUrl: string): Promise<void> {
+  let found: Discovery;
+  try {
+    // discover() takes no signal yet: the race keeps the slice inside its budget all the same.
+    found = await untilAborted(discover(rootUrl, context.options), context.clock.signal);
+  } catch (error) {
+    if (context.clock.stopping) return releaseWork(context, work);
+    const failure = toFactoryError(error, 'fetch_failed', { url: rootUrl });
+    return failDiscovery(context, work, { kind: failure.kind, url: failure.url ?? rootUrl, message: failure.message });
+  }
+  context.log.info({ event: 'sitemaps_discovered', url: rootUrl, source: found.source, sitemaps: found.sitemaps.length }, 'discovery done');
+  if (found.sitemaps.length === 0) return failDiscovery(context, work, noSitemap(rootUrl), found.problems);
+  const refs = found.sitemaps.map((url) => ({ url, depth: 0, parent: null }));
+  if (!(await enqueueRefs(context, refs, { tally: { added: 0, rejected: 0 }, roots: true }))) return;
+  await finishWork(context, work, { errors: found.problems, countSitemap: false, failure: 'none' });
+}
+
+function noSitemap(rootUrl: string): ReportedError {
+  return { kind: 'not_sitemap', url: rootUrl, message: 'no sitemap found: robots.txt lists none and no well-known path answered' };
+}
+
+async function failDiscovery(context: SliceContext, work: ClaimedWork, reported: ReportedError, problems: ReportedError[] = []): Promise<void> {
+  context.log.warn({ event: 'discovery_failed', kind: reported.kind, url: reported.url }, reported.message);
+  await finishWork(context, work, { errors: [reported, ...problems], countSitemap: false, failure: 'job' });
+}

@@ -1,0 +1,96 @@
+import { SHARD_SIZE, type ClaimedWork, type WorkFailure } from '../../store/job-store.js';
+import { toFactoryError, type FactoryError } from '../errors.js';
+import type { SitemapReadEvent, SitemapReadSummary } from '../sitemap-reader.js';
+import { readSitemapUrls } from '../sitemap.js';
+import type { ReportedError, SitemapRef } from '../types.js';
+import { enqueueRefs, rejectedChildrenError, type ChildTally } from './enqueue-children.js';
+import { finishWork, releaseWork } from './finish-work.js';
+import { ShardWriter } from './shard-writer.js';
+import type { SliceContext } from './slice-context.js';
+
+/** How reading one sitemap ended: read to the end, failed, paused at the budget, or lost to another worker. */
+type ReadOutcome =
+  | { type: 'read'; summary: SitemapReadSummary }
+  | { type: 'failed'; error: FactoryError }
+  | { type: 'paused' }
+  | { type: 'lost' };
+
+/** One claimed sitemap being read: its ref, claim, shard writer and child counts. */
+interface SitemapJob {
+  ref: SitemapRef;
+  work: ClaimedWork;
+  writer: ShardWriter;
+  tally: ChildTally;
+}
+
+type SitemapReader = AsyncGenerator<SitemapReadEvent<string>, SitemapReadSummary>;
+type ReadStep = { type: 'event'; event: SitemapReadEvent<string> } | ReadOutcome;
+
+/** Reads one claimed sitemap from its recorded offset, commits its shards, queues its children, and finishes it. */
+export async function processSitemap(context: SliceContext, work: ClaimedWork, ref: SitemapRef): Promise<void> {
+  const job: SitemapJob = { ref, work, writer: new ShardWriter(context, work), tally: { added: 0, rejected: 0 } };
+  if (work.offset > 0) context.log.info({ event: 'sitemap_resumed', url: ref.url, offset: work.offset }, 'resuming a sitemap at its recorded offset');
+  const outcome = await readInto(context, job);
+  await settle(context, job, outcome);
+}
+
+/** The reader's next event, or how reading ended: read to the end, paused at the budget, or failed. */
+async function nextStep(context: SliceContext, job: SitemapJob, reader: SitemapReader): Promise<ReadStep> {
+  try {
+    const step = await reader.next();
+    return step.done ? { type: 'read', summary: step.value } : { type: 'event', event: step.value };
+  } catch (error) {
+    // An abort at the budget surfaces as a read error: it is a pause, never a failure of the sitemap.
+    if (context.clock.stopping) return { type: 'paused' };
+    return { type: 'failed', error: toFactoryError(error, 'fetch_failed', { url: job.ref.url }) };
+  }
+}
+
+async function readInto(context: SliceContext, job: SitemapJob): Promise<ReadOutcome> {
+  const reader: SitemapReader = readSitemapUrls(job.ref, context.options, { skip: job.work.offset, batchSize: SHARD_SIZE, signal: context.clock.signal });
+  for (;;) {
+    const step = await nextStep(context, job, reader);
+    if (step.type !== 'event') return step;
+    const going = await handleEvent(context, job, step.event).catch(async (error: unknown) => {
+      await closeReader(reader);
+      throw error;
+    });
+    if (going && !context.halted && !context.clock.stopping) continue;
+    // Stopped at a batch boundary: a pause keeps the claim's progress, a loss leaves the sitemap to its new owner.
+    await closeReader(reader);
+    return going && !context.halted ? { type: 'paused' } : { type: 'lost' };
+  }
+}
+
+function handleEvent(context: SliceContext, job: SitemapJob, event: SitemapReadEvent<string>): Promise<boolean> {
+  return event.type === 'items' ? job.writer.add(event.items) : enqueueRefs(context, event.refs, { tally: job.tally, roots: false });
+}
+
+// Closes a reader left mid-sitemap so its HTTP stream is released; the summary it would return is not needed.
+async function closeReader(reader: SitemapReader): Promise<void> {
+  await reader.return(undefined as never).catch(() => undefined);
+}
+
+async function settle(context: SliceContext, job: SitemapJob, outcome: ReadOutcome): Promise<void> {
+  if (outcome.type === 'lost') return;
+  // URLs read before a pause or a failure are good: commit them so the next claim skips them.
+  const flushed = await job.writer.flush();
+  if (outcome.type === 'paused' || !flushed) {
+    if (flushed) await releaseWork(context, job.work);
+    return;
+  }
+  const { errors, failure } = endOf(context, job, outcome);
+  await finishWork(context, job.work, { errors, failure, countSitemap: true });
+}
+
+function endOf(context: SliceContext, job: SitemapJob, outcome: Extract<ReadOutcome, { type: 'read' | 'failed' }>): { errors: ReportedError[]; failure: WorkFailure } {
+  const rejected = rejectedChildrenError(job.ref, job.tally, context.options.maxSitemaps);
+  if (outcome.type === 'read') {
+    context.log.debug({ event: 'sitemap_done', url: job.ref.url, urls: outcome.summary.items, shards: job.writer.shards }, 'sitemap done');
+    return { errors: [...outcome.summary.problems, ...rejected], failure: 'none' };
+  }
+  const { error } = outcome;
+  context.log.warn({ event: 'sitemap_failed', url: job.ref.url, kind: error.kind, depth: job.ref.depth, parent: job.ref.parent }, error.message);
+  const reported = { kind: error.kind, url: error.url ?? job.ref.url, message: error.message, parent: job.ref.parent, depth: job.ref.depth };
+  return { errors: [reported, ...rejected], failure: job.ref.depth === 0 ? 'root' : 'none' };
+}

@@ -1,0 +1,38 @@
+import { newLeaseToken } from '../../store/job-id.js';
+import type { ClaimedWork } from '../../store/job-store.js';
+import { processDiscovery } from './process-discovery.js';
+import { processSitemap } from './process-sitemap.js';
+import { haltSlice, shouldStop, type SliceContext } from './slice-context.js';
+
+/** Does one claimed piece of work: discovery or one sitemap. */
+async function processWork(context: SliceContext, work: ClaimedWork): Promise<void> {
+  context.busy += 1;
+  try {
+    if (work.item.type === 'discover') await processDiscovery(context, work, work.item.rootUrl);
+    else await processSitemap(context, work, work.item.ref);
+  } finally {
+    context.busy -= 1;
+    context.wakeup.notify();
+  }
+}
+
+/**
+ * One of a slice's `concurrency` loops: claim, work, repeat, until the budget, the end of the job, or a
+ * stretch with nothing claimable. Idle while siblings are busy (they may queue children); with no busy
+ * sibling, work held by other workers may still come free, so it keeps asking for `idleWaitMs`.
+ */
+export async function workLoop(context: SliceContext): Promise<void> {
+  let idleSince: number | null = null;
+  while (!shouldStop(context)) {
+    const claim = await context.store.claim(context.jobId, { token: newLeaseToken(), leaseMs: context.leaseMs });
+    if (claim.type === 'claimed') {
+      idleSince = null;
+      await processWork(context, claim.work);
+      continue;
+    }
+    if (claim.type !== 'wait') return haltSlice(context);
+    idleSince ??= Date.now();
+    if (context.busy === 0 && Date.now() - idleSince >= context.idleWaitMs) return;
+    await context.wakeup.wait(context.idlePollMs, context.clock.signal);
+  }
+}
