@@ -1,0 +1,31 @@
+// `npm run bench`: serves a deterministic sitemap tree from its own process and walks it with this
+// engine and two peers, each run in its own plain-node process. See bench/README.md.
+import { mkdir, writeFile } from 'node:fs/promises';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { buildContender, type BuiltContender } from './harness/build.js';
+import { readConfig, type ContenderName } from './harness/config.js';
+import { runScenario, type ScenarioReport } from './harness/measure.js';
+import { computeRatios, evaluateTargets, machine, markdown } from './harness/report.js';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const config = readConfig(process.argv.slice(2));
+const wanted = [...new Set(config.scenarios.flatMap((s) => s.contenders))];
+
+const builds = new Map<ContenderName, BuiltContender>();
+for (const name of wanted) {
+  const built = await buildContender(root, name);
+  if ('error' in built) process.stderr.write(`[bench] ${name} unavailable: ${built.error}\n`);
+  builds.set(name, built);
+}
+
+const scenarios: ScenarioReport[] = [];
+for (const scenario of config.scenarios) scenarios.push(await runScenario(root, scenario, builds, config));
+
+const ratios = computeRatios(scenarios);
+const targets = evaluateTargets(scenarios, ratios);
+process.stdout.write(markdown(scenarios, ratios, targets));
+const out = join(root, 'bench', 'results', config.quick ? 'quick.json' : 'latest.json');
+await mkdir(dirname(out), { recursive: true });
+await writeFile(out, `${JSON.stringify({ generatedAt: new Date().toISOString(), machine: machine(), config, scenarios, ratios, targets }, null, 2)}\n`);
+process.stderr.write(`[bench] wrote ${out}\n`);
