@@ -42,7 +42,9 @@ async function* readCapped(raw: RawBody, context: BodyContext, state: { started:
     for await (const chunk of raw as AsyncIterable<Uint8Array>) {
       bytes += chunk.length;
       if (bytes > context.maxBytes) throw tooLarge(context, bytes);
+      context.deadline.pause();
       yield chunk;
+      context.deadline.resume();
     }
     log.debug({ event: 'fetch_done', url: context.url, status: context.status, bytes }, 'response read');
   } catch (error) {

@@ -15,6 +15,7 @@ describe('one wall-clock deadline per request, body included', () => {
         '/hop-1': { delayMs: 200, status: 302, headers: { location: '/hop-2' } },
         '/hop-2': { delayMs: 200, body: 'arrived' },
         '/fast': { body: 'quick' },
+        '/steady': { chunks: Array.from({ length: 8 }, () => 'y'.repeat(1024)), chunkDelayMs: 20 },
       }),
     );
   });
@@ -33,6 +34,18 @@ describe('one wall-clock deadline per request, body included', () => {
     expect(elapsed).toBeLessThan(3_000);
     expect(error.context.bytes).toBeGreaterThan(0);
     expect(error.context.bytes).toBeLessThan(15);
+  });
+
+  it('a slow reader does not spend the budget: time waiting on the consumer is not counted', async () => {
+    const response = await safeRequest(server.url('/steady'), requestOptions({ timeoutMs: 400 }));
+    let bytes = 0;
+    const started = Date.now();
+    for await (const chunk of response.body) {
+      bytes += chunk.length;
+      await new Promise((resolve) => setTimeout(resolve, 450));
+    }
+    expect(Date.now() - started).toBeGreaterThan(400);
+    expect(bytes).toBe(8 * 1024);
   });
 
   it('the same slow drip through openSitemap also ends in timeout', async () => {
