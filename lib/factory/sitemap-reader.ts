@@ -18,6 +18,20 @@ export interface ReadSitemapContext {
   signal?: AbortSignal;
 }
 
+/** A read of one sitemap: where to start, and how each page becomes items (a fresh mapper per attempt). */
+export interface ReadSitemapSetup<T> extends ReadSitemapContext {
+  createMapper: () => ItemMapper<T>;
+}
+
+/** Attempts per sitemap: a dropped connection or a 5xx is retried from the last item handed out. */
+export const READ_ATTEMPTS = 3;
+const RETRY_STATUSES = new Set([
+  500, // Internal Server Error: often a worker restarting
+  502, // Bad Gateway
+  503, // Service Unavailable
+  504, // Gateway Timeout
+]);
+
 /** What one sitemap held once read: counts, format and the limits it ran into (reported, not thrown). */
 export interface SitemapReadSummary {
   url: string;
@@ -52,6 +66,11 @@ class ReadCursor<T> {
     private readonly options: WalkOptions,
     private readonly context: ReadSitemapContext & { mapItems: ItemMapper<T> },
   ) {}
+
+  /** Items handed out so far, `skip` included: where a retry picks up. */
+  get handedOut(): number {
+    return Math.max(this.context.skip, this.items - this.pending.length);
+  }
 
   /** Takes the items of one parser step and returns the events ready to go out. */
   take(parsed: ParsedItem[]): Array<SitemapReadEvent<T>> {
@@ -143,29 +162,54 @@ function withContext(error: unknown, ref: SitemapRef): FactoryError {
   return wrapped;
 }
 
+/** A dropped connection or a server-side hiccup: worth another attempt. Limits, parse errors and SSRF are final. */
+function isTransient(error: FactoryError): boolean {
+  if (error.kind === 'fetch_failed') return true;
+  return error.kind === 'http_status' && RETRY_STATUSES.has(error.context.status ?? 0);
+}
+
+const pause = (ms: number, signal?: AbortSignal) =>
+  new Promise<void>((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    signal?.addEventListener('abort', () => (clearTimeout(timer), resolve()), { once: true });
+  });
+
+/** One attempt: fetch, stream-parse and hand out events; returns the summary. */
+async function* readOnce<T>(ref: SitemapRef, options: WalkOptions, cursor: ReadCursor<T>, signal?: AbortSignal) {
+  const opened = await openSitemap(ref.url, sitemapRequestOptions(options, signal));
+  const parser = createSitemapParser({ sitemapUrl: opened.url, maxUrlLength: options.maxUrlLength });
+  for await (const chunk of opened.bytes) {
+    yield* cursor.take(parser.write(chunk));
+    if (cursor.full) break;
+  }
+  if (!cursor.full) yield* cursor.take(parser.end());
+  yield* cursor.flush();
+  const summary = cursor.summary(opened.url, parser.stats);
+  log.debug({ event: 'sitemap_read', url: ref.url, depth: ref.depth, entries: summary.entries, bytes: summary.bytes }, 'sitemap read');
+  return summary;
+}
+
 /**
  * Fetches and parses one sitemap, streaming: never more than one network chunk's items held at once
- * beyond the current batch. Throws a FactoryError (with depth and parent) when the sitemap itself fails.
+ * beyond the current batch. A transient failure is retried (READ_ATTEMPTS in all) from the last item
+ * handed out, so nothing is lost or repeated; a final failure is thrown with depth and parent.
  */
 export async function* readSitemap<T>(
   ref: SitemapRef,
   options: WalkOptions,
-  context: ReadSitemapContext & { mapItems: ItemMapper<T> },
+  setup: ReadSitemapSetup<T>,
 ): AsyncGenerator<SitemapReadEvent<T>, SitemapReadSummary> {
-  const cursor = new ReadCursor(ref, options, context);
-  try {
-    const opened = await openSitemap(ref.url, sitemapRequestOptions(options, context.signal));
-    const parser = createSitemapParser({ sitemapUrl: opened.url, maxUrlLength: options.maxUrlLength });
-    for await (const chunk of opened.bytes) {
-      yield* cursor.take(parser.write(chunk));
-      if (cursor.full) break;
+  let skip = setup.skip;
+  for (let attempt = 1; ; attempt += 1) {
+    const cursor = new ReadCursor(ref, options, { ...setup, skip, mapItems: setup.createMapper() });
+    try {
+      return yield* readOnce(ref, options, cursor, setup.signal);
+    } catch (error) {
+      const failure = withContext(error, ref);
+      if (attempt >= READ_ATTEMPTS || !isTransient(failure) || setup.signal?.aborted) throw failure;
+      skip = cursor.handedOut;
+      log.info({ event: 'sitemap_retry', url: ref.url, attempt, skip, kind: failure.kind }, 'retrying sitemap');
+      await pause(200 * 4 ** (attempt - 1), setup.signal);
     }
-    if (!cursor.full) yield* cursor.take(parser.end());
-    yield* cursor.flush();
-    const summary = cursor.summary(opened.url, parser.stats);
-    log.debug({ event: 'sitemap_read', url: ref.url, depth: ref.depth, entries: summary.entries, bytes: summary.bytes }, 'sitemap read');
-    return summary;
-  } catch (error) {
-    throw withContext(error, ref);
   }
 }

@@ -97,5 +97,5 @@ async function discoveredRoots(url: string, limits: WalkOptions) {
 
 /** Reads one sitemap as page URLs from `context.skip` on (the job runner's unit of work and of shards). */
 export function readSitemapUrls(ref: SitemapRef, options: WalkOptions, context: ReadSitemapContext) {
-  return readSitemap(ref, options, { ...context, mapItems: createUrlMapper() });
+  return readSitemap(ref, options, { ...context, createMapper: createUrlMapper });
 }

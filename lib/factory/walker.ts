@@ -152,7 +152,7 @@ export class SitemapWalk<T> {
     const iterator = readSitemap(ref, this.options, {
       skip,
       batchSize: BATCH_SIZE,
-      mapItems: this.setup.createMapper(),
+      createMapper: this.setup.createMapper,
       signal: this.signal,
     });
     const slot: Slot<T> = { ref, iterator, emitted: skip, queued: 0 };

@@ -1,0 +1,50 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { startLoopbackServer, type LoopbackServer } from '../../demo/loopback-server.js';
+import { READ_ATTEMPTS } from '../sitemap-reader.js';
+import { walkSitemap, walkUrlEvents } from '../sitemap.js';
+import { collect, pageUrls, urlsetXml } from '../../../test/helpers/sitemap-xml.js';
+
+const open = { net: { allowPrivate: true } };
+let server: LoopbackServer | null = null;
+afterEach(async () => server?.close());
+
+describe('transient failures are retried from the last URL handed out', () => {
+  it('a connection dropped mid-body loses and repeats nothing', async () => {
+    let body = '';
+    let served = 0;
+    server = await startLoopbackServer((_request, response) => {
+      served += 1;
+      if (served > 1) return { body };
+      // First answer: 60% of the document, then the socket is cut.
+      response.writeHead(200, { 'content-type': 'application/xml' });
+      response.write(body.slice(0, Math.floor(body.length * 0.6)));
+      setTimeout(() => response.socket?.destroy(), 50);
+      return 'handled';
+    });
+    body = urlsetXml(pageUrls(server.origin, 5000));
+    const urls = await collect(walkSitemap(server.url('/s.xml'), open));
+    expect(urls).toEqual(pageUrls(server.origin, 5000));
+    expect(served).toBe(2);
+  });
+
+  it('a 503 followed by a 200 is read once, completely', async () => {
+    let served = 0;
+    server = await startLoopbackServer(() => (++served === 1 ? { status: 503, body: 'busy' } : { body: urlsetXml(pageUrls('https://e.com', 3)) }));
+    expect(await collect(walkSitemap(server.url('/s.xml'), open))).toEqual(pageUrls('https://e.com', 3));
+  });
+
+  it('gives up after READ_ATTEMPTS and reports the failure; a 404 is not retried', async () => {
+    server = await startLoopbackServer((request) =>
+      request.url === '/index.xml'
+        ? { body: `<sitemapindex><sitemap><loc>${server?.url('/down.xml')}</loc></sitemap><sitemap><loc>${server?.url('/gone.xml')}</loc></sitemap></sitemapindex>` }
+        : request.url === '/down.xml'
+          ? { status: 500, body: 'oops' }
+          : null,
+    );
+    const events = [];
+    for await (const event of walkUrlEvents(server.url('/index.xml'), open)) events.push(event);
+    expect(events.filter((event) => event.type === 'error').map((event) => 'kind' in event && event.kind)).toEqual(['http_status', 'http_status']);
+    expect(server.hits('/down.xml')).toBe(READ_ATTEMPTS);
+    expect(server.hits('/gone.xml')).toBe(1);
+  });
+});
