@@ -2,7 +2,7 @@ import type { Alternate, Changefreq, SitemapImage, SitemapNews, SitemapVideo } f
 import { Ctx, Field } from './element-context.js';
 import { newImage, newNews, newVideo, setImageField, setNewsField, setVideoField } from './extension-builder.js';
 import { feedDate, parseChangefreq, parsePriority, textOrNull } from './field-values.js';
-import { type ItemSink, bareEntry } from './item-sink.js';
+import { type ItemSink, NONE, bareEntry } from './item-sink.js';
 import { checkAbsoluteLoc, resolveLoc } from './loc-validator.js';
 import type { ParserOptions } from './types.js';
 
@@ -142,9 +142,9 @@ export class EntryBuilder {
       lastmod: this.lastmod,
       changefreq: this.changefreq,
       priority: this.priority,
-      alternates: this.rawAlternates === null ? [] : this.resolveAlternates(this.rawAlternates, checked.loc),
-      images: this.images ?? [],
-      videos: this.videos ?? [],
+      alternates: this.rawAlternates === null ? NONE : this.resolveAlternates(this.rawAlternates, checked.loc),
+      images: this.images ?? NONE,
+      videos: this.videos ?? NONE,
       news: this.news,
     });
   }
