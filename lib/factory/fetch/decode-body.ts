@@ -10,9 +10,12 @@ const log = createLogger('factory:fetch');
 export const MAX_GZIP_LAYERS = 3;
 /**
  * Compressed bytes handed to zlib at a time. zlib expands a whole input chunk before it looks at
- * backpressure, and deflate reaches ~1000:1, so 4 KiB in means at most ~4 MiB buffered per layer.
+ * backpressure, and deflate reaches ~1000:1, so 16 KiB in means at most ~16 MiB buffered per layer.
  */
-const FEED_BYTES = 4 * 1024;
+const FEED_BYTES = 16 * 1024;
+/** Output chunk of a decoder: 64 KiB means four times fewer parser steps than zlib's default 16 KiB. */
+const OUTPUT_CHUNK_BYTES = 64 * 1024;
+const zlibOptions = { chunkSize: OUTPUT_CHUNK_BYTES };
 
 type Coding = 'gzip' | 'deflate' | 'br';
 
@@ -76,7 +79,7 @@ async function gunzipIfMagic(
 /** One decompression layer as a stream. */
 function inflate(coding: Coding, source: AsyncIterable<Uint8Array>, url: string): AsyncIterable<Uint8Array> {
   if (coding === 'deflate') return inflateDeflate(source, url);
-  return runDecoder(coding === 'gzip' ? createGunzip() : createBrotliDecompress(), source, url);
+  return runDecoder(coding === 'gzip' ? createGunzip(zlibOptions) : createBrotliDecompress({ chunkSize: OUTPUT_CHUNK_BYTES }), source, url);
 }
 
 // "deflate" is meant to be zlib-wrapped (RFC 9110), but servers send raw deflate too; the zlib header tells.
@@ -84,7 +87,7 @@ async function* inflateDeflate(source: AsyncIterable<Uint8Array>, url: string): 
   const { head, stream } = await peekBytes(source, 2);
   const [cmf = 0, flg = 0] = head;
   const zlibWrapped = (cmf & 0x0f) === 8 && (cmf * 256 + flg) % 31 === 0;
-  yield* runDecoder(zlibWrapped ? createInflate() : createInflateRaw(), stream, url);
+  yield* runDecoder(zlibWrapped ? createInflate(zlibOptions) : createInflateRaw(zlibOptions), stream, url);
 }
 
 // Fed in small slices so a bomb cannot expand far past the cap before the counter sees it.
