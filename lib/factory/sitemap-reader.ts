@@ -151,9 +151,11 @@ class ReadCursor<T> {
 /** Re-throws a failure with the sitemap's depth and parent, logged where that context is known. */
 function withContext(error: unknown, ref: SitemapRef): FactoryError {
   const base = toFactoryError(error, 'fetch_failed', { url: ref.url });
-  const wrapped = new FactoryError(base.kind, base.message, {
+  // The sitemap's own URL names the failure: a connect error only knows the origin, a redirect its last hop.
+  const where = base.url && base.url !== ref.url ? ` (at ${base.url})` : '';
+  const wrapped = new FactoryError(base.kind, `${base.message}${where}`, {
     ...base.context,
-    url: base.url ?? ref.url,
+    url: ref.url,
     depth: ref.depth,
     parent: ref.parent,
     cause: base,

@@ -48,3 +48,19 @@ describe('transient failures are retried from the last URL handed out', () => {
     expect(server.hits('/gone.xml')).toBe(1);
   });
 });
+
+describe('failures name the sitemap that failed', () => {
+  it('a connect-time refusal reports the child URL with its path, not just its origin', async () => {
+    server = await startLoopbackServer(() => ({
+      body: '<sitemapindex><sitemap><loc>http://localhost:4000/a.xml</loc></sitemap><sitemap><loc>http://localhost:4000/b.xml</loc></sitemap></sitemapindex>',
+    }));
+    const errors = [];
+    for await (const event of walkUrlEvents(server.url('/index.xml'), { net: { allowHosts: [new URL(server.origin).host] } })) {
+      if (event.type === 'error') errors.push([event.kind, event.url]);
+    }
+    expect(errors.sort()).toEqual([
+      ['blocked_ssrf', 'http://localhost:4000/a.xml'],
+      ['blocked_ssrf', 'http://localhost:4000/b.xml'],
+    ]);
+  });
+});
