@@ -16,6 +16,7 @@ export const FALLBACK_SITEMAP_PATHS = [
   'sitemap.xml.gz',
   'wp-sitemap.xml',
   'sitemap.txt',
+  'sitemap/sitemap-index.xml', // gatsby-plugin-sitemap's default
 ] as const;
 
 /** What discovery found and how: the sitemap URLs, where they came from, and what was skipped. */
@@ -66,7 +67,7 @@ function allowedSitemaps(urls: string[], options: WalkOptions, problems: Reporte
 }
 
 /** Tries the fallback paths in order (HEAD, then GET where HEAD is refused); the first 2xx wins. */
-async function probeFallbacks(root: URL, options: WalkOptions, context: { rules: RobotsRule[]; problems: ReportedError[] }) {
+async function probeFallbacks(root: URL, options: WalkOptions, context: { rules: RobotsRule[]; problems: ReportedError[]; signal?: AbortSignal }) {
   let requests = 0;
   for (const candidate of fallbackCandidates(root)) {
     const path = new URL(candidate).pathname;
@@ -75,8 +76,8 @@ async function probeFallbacks(root: URL, options: WalkOptions, context: { rules:
       continue;
     }
     requests += 1;
-    const answer = await probeUrl(candidate, robotsRequestOptions(options)).catch((error: unknown) => {
-      if (isFactoryError(error) && error.kind === 'blocked_ssrf') throw error;
+    const answer = await probeUrl(candidate, robotsRequestOptions(options, context.signal)).catch((error: unknown) => {
+      if (context.signal?.aborted || (isFactoryError(error) && error.kind === 'blocked_ssrf')) throw error;
       return null;
     });
     if (answer && answer.status >= 200 && answer.status < 300) return { found: candidate, requests };
@@ -86,17 +87,18 @@ async function probeFallbacks(root: URL, options: WalkOptions, context: { rules:
 
 /**
  * Finds a site's sitemaps: robots.txt `Sitemap:` lines (RFC 9309), else the first well-known path that answers 2xx.
- * Throws `robots_unreachable` (5xx, 429, unreachable: RFC 9309's disallow-all), `blocked_ssrf` or `invalid_url`.
+ * Throws `robots_unreachable` (5xx, 429, unreachable: RFC 9309's disallow-all), `blocked_ssrf` or `invalid_url`;
+ * `signal` cancels it between and during requests (the caller's reason is thrown).
  */
-export async function discover(rootUrl: string, options: WalkOptions): Promise<Discovery> {
+export async function discover(rootUrl: string, options: WalkOptions, signal?: AbortSignal): Promise<Discovery> {
   const root = parseRootUrl(rootUrl);
   assertUrlAllowed(root, options.net);
-  const robots = await fetchRobotsTxt(root.href, options);
+  const robots = await fetchRobotsTxt(root.href, options, signal);
   const problems: ReportedError[] = [];
   const listed = allowedSitemaps(robotsOf(robots).sitemaps, options, problems);
   const base = { rootUrl: root.href, robots, problems };
   if (listed.length > 0) return { ...base, sitemaps: listed, source: 'robots', requests: 1 };
-  const { found, requests } = await probeFallbacks(root, options, { rules: robotsOf(robots).rules, problems });
+  const { found, requests } = await probeFallbacks(root, options, { rules: robotsOf(robots).rules, problems, ...(signal ? { signal } : {}) });
   if (found) {
     log.info({ event: 'sitemap_fallback_found', url: found, requests }, 'sitemap found at a well-known path');
     return { ...base, sitemaps: [found], source: 'fallback', requests: requests + 1 };

@@ -34,7 +34,7 @@ export function robotsOf(result: RobotsResult): RobotsTxt {
 export async function fetchRobotsTxt(rootUrl: string, options: WalkOptions, signal?: AbortSignal): Promise<RobotsResult> {
   const url = robotsUrlOf(rootUrl);
   const response = await safeRequest(url, robotsRequestOptions(options, signal)).catch((error: unknown) => {
-    throw unreachable(url, error);
+    throw signal?.aborted ? error : unreachable(url, error);
   });
   if (response.status >= 400 && response.status < 500 && response.status !== 429) {
     await response.discard();
@@ -49,7 +49,7 @@ export async function fetchRobotsTxt(rootUrl: string, options: WalkOptions, sign
     });
   }
   const { text, truncated } = await readTextCapped(response, options.maxRobotsBytes).catch((error: unknown) => {
-    throw unreachable(url, error);
+    throw signal?.aborted ? error : unreachable(url, error);
   });
   const robots = parseRobotsTxt(text, response.url, options.userAgent);
   log.info({ event: 'robots_fetched', url, sitemaps: robots.sitemaps.length, truncated }, 'robots.txt read');

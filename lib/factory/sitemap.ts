@@ -28,8 +28,8 @@ export function isSiteRoot(url: string): boolean {
 }
 
 /** A site's sitemap URLs: robots.txt `Sitemap:` lines, else the well-known paths, else `[]` (with a warning). */
-export async function discoverSitemaps(rootUrl: string, options: WalkOptionsInput = {}): Promise<string[]> {
-  const found = await discover(rootUrl, resolveWalkOptions(pickLimits(options)));
+export async function discoverSitemaps(rootUrl: string, options: WalkOptionsInput & { signal?: AbortSignal } = {}): Promise<string[]> {
+  const found = await discover(rootUrl, resolveWalkOptions(pickLimits(options)), options.signal);
   return found.sitemaps;
 }
 
@@ -84,13 +84,13 @@ async function* walkEvents<T>(url: string, options: WalkCallOptions, createMappe
   const limits = resolveWalkOptions(pickLimits(options));
   const setup = { createMapper, ...(options.signal ? { signal: options.signal } : {}) };
   if (options.state) return yield* new SitemapWalk<T>(limits, { state: options.state }, setup).events();
-  const roots = isSiteRoot(url) ? await discoveredRoots(url, limits) : { sitemaps: [parseRootUrl(url).href], problems: [] };
+  const roots = isSiteRoot(url) ? await discoveredRoots(url, limits, options.signal) : { sitemaps: [parseRootUrl(url).href], problems: [] };
   for (const problem of roots.problems) yield { type: 'error', ...problem };
   yield* new SitemapWalk<T>(limits, { roots: roots.sitemaps }, setup).events();
 }
 
-async function discoveredRoots(url: string, limits: WalkOptions) {
-  const found = await discover(url, limits);
+async function discoveredRoots(url: string, limits: WalkOptions, signal?: AbortSignal) {
+  const found = await discover(url, limits, signal);
   log.info({ event: 'sitemaps_discovered', url, source: found.source, sitemaps: found.sitemaps.length }, 'discovery done');
   return found;
 }
