@@ -6,17 +6,6 @@ import { enqueueRefs } from './enqueue-children.js';
 import { finishWork, releaseWork } from './finish-work.js';
 import type { SliceContext } from './slice-context.js';
 
-/** Resolves with `promise`, or rejects when `signal` aborts first (the promise is then left to settle unseen). */
-function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
-  promise.catch(() => undefined);
-  if (signal.aborted) return Promise.reject(signal.reason);
-  return new Promise((resolve, reject) => {
-    const onAbort = () => reject(signal.reason);
-    signal.addEventListener('abort', onAbort, { once: true });
-    promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
-  });
-}
-
 /**
  * The job's first step when it starts from a site root: robots.txt and the well-known paths. Its sitemaps
  * become the job's roots; a failure, or no sitemap at all, fails the job.
@@ -24,8 +13,7 @@ function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
 export async function processDiscovery(context: SliceContext, work: ClaimedWork, rootUrl: string): Promise<void> {
   let found: Discovery;
   try {
-    // discover() takes no signal yet: the race keeps the slice inside its budget all the same.
-    found = await untilAborted(discover(rootUrl, context.options), context.clock.signal);
+    found = await discover(rootUrl, context.options, context.clock.signal);
   } catch (error) {
     if (context.clock.stopping) return releaseWork(context, work);
     const failure = toFactoryError(error, 'fetch_failed', { url: rootUrl });
