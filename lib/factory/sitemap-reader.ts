@@ -25,8 +25,8 @@ export interface ReadSitemapSetup<T> extends ReadSitemapContext {
 
 /** Attempts per sitemap: a dropped connection or a 5xx is retried from the last item handed out. */
 export const READ_ATTEMPTS = 3;
+// 500 is left out on purpose: it is as often a broken generator as a passing fault.
 const RETRY_STATUSES = new Set([
-  500, // Internal Server Error: often a worker restarting
   502, // Bad Gateway
   503, // Service Unavailable
   504, // Gateway Timeout

@@ -33,12 +33,12 @@ describe('transient failures are retried from the last URL handed out', () => {
     expect(await collect(walkSitemap(server.url('/s.xml'), open))).toEqual(pageUrls('https://e.com', 3));
   });
 
-  it('gives up after READ_ATTEMPTS and reports the failure; a 404 is not retried', async () => {
+  it('gives up on a lasting 503 after READ_ATTEMPTS and reports it; a 404 is not retried', async () => {
     server = await startLoopbackServer((request) =>
       request.url === '/index.xml'
         ? { body: `<sitemapindex><sitemap><loc>${server?.url('/down.xml')}</loc></sitemap><sitemap><loc>${server?.url('/gone.xml')}</loc></sitemap></sitemapindex>` }
         : request.url === '/down.xml'
-          ? { status: 500, body: 'oops' }
+          ? { status: 503, body: 'overloaded' }
           : null,
     );
     const events = [];
