@@ -13,11 +13,12 @@ export class SliceClock {
   readonly startedAt = Date.now();
   private readonly controller = new AbortController();
   private readonly timer: NodeJS.Timeout;
+  private readonly softMs: number;
   private readonly onAbort = () => this.controller.abort(this.options.signal?.reason);
 
   constructor(private readonly options: SliceClockOptions) {
-    const softMs = Math.max(0, options.budgetMs - options.reserveMs);
-    this.timer = setTimeout(() => this.controller.abort(new Error('slice budget spent')), softMs);
+    this.softMs = Math.max(0, options.budgetMs - options.reserveMs);
+    this.timer = setTimeout(() => this.spend(), this.softMs);
     if (options.signal?.aborted) this.onAbort();
     options.signal?.addEventListener('abort', this.onAbort, { once: true });
   }
@@ -27,9 +28,17 @@ export class SliceClock {
     return this.controller.signal;
   }
 
-  /** True once the slice should wind down. */
+  /**
+   * True once the slice should wind down. Also read off the clock, not only the timer: parsing can hold the
+   * event loop past the soft deadline, and the timer only fires once the loop is free again.
+   */
   get stopping(): boolean {
+    if (!this.controller.signal.aborted && this.elapsedMs() >= this.softMs) this.spend();
     return this.controller.signal.aborted;
+  }
+
+  private spend(): void {
+    this.controller.abort(new Error('slice budget spent'));
   }
 
   /** Milliseconds since the slice started. */
