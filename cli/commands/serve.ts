@@ -1,6 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { intFlag, parseCommandArgs } from '../args.js';
 import { startLocalApiServer } from '../../lib/http/local-server.js';
+import { resetServiceStore } from '../../lib/http/service.js';
 
 const SERVE_FLAGS = { port: { type: 'string' }, host: { type: 'string' } } as const;
 const API_DIR = fileURLToPath(new URL('../../api/', import.meta.url));
@@ -17,6 +18,8 @@ export async function serveCommand(args: string[]): Promise<number> {
     process.once('SIGTERM', stop);
   });
   await server.close();
+  // The handlers' cached store (a Redis connection) would otherwise hold the process open after the signal.
+  await resetServiceStore();
   return 0;
 }
 

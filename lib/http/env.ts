@@ -14,7 +14,8 @@ export const ServiceEnvSchema = z.object({
   FACTORY_RESOLVE: z.string().optional(),
   /** Allow every private target (self-hosting on a private network only). */
   FACTORY_ALLOW_PRIVATE: z.enum(['0', '1', 'true', 'false']).optional(),
-  FACTORY_JOB_TTL_SECONDS: z.coerce.number().int().positive().optional(),
+  /** Lifetime of a job's keys in milliseconds (lib/store/open-job-store.ts reads it; default 7 days). */
+  FACTORY_JOB_TTL_MS: z.coerce.number().int().positive().optional(),
 });
 export type ServiceEnv = z.infer<typeof ServiceEnvSchema>;
 

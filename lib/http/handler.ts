@@ -5,12 +5,21 @@ import { createLogger } from '../utils/logger.js';
 
 const log = createLogger('http:handler');
 
+// A malformed variable is the operator's mistake, not the caller's: it must not come back as a 400 naming the variable.
+function contextFromEnv(): ServiceContext {
+  try {
+    return serviceContext();
+  } catch (cause) {
+    throw new Error('the service environment is invalid', { cause });
+  }
+}
+
 /** Runs a route's body with the service context after auth; every failure becomes the contract's JSON error. */
 export async function handle(request: Request, route: (context: ServiceContext) => Promise<Response>): Promise<Response> {
   const startedAt = Date.now();
   const path = new URL(request.url).pathname;
   try {
-    const context = serviceContext();
+    const context = contextFromEnv();
     assertAuthorized(request, context.env);
     const response = await route(context);
     log.info({ event: 'request', method: request.method, path, status: response.status, ms: Date.now() - startedAt }, 'request served');

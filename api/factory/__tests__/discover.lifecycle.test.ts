@@ -1,0 +1,90 @@
+// The discover handler called directly with web Requests, over a private Redis: start, continue, status, shards, stop.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startDemoSite, type DemoSite } from '../../../lib/demo/demo-site.js';
+import type { JobStatus } from '../../../lib/factory/types.js';
+import { resetServiceStore } from '../../../lib/http/service.js';
+import { startTestRedis, type TestRedis } from '../../../test/helpers/redis-server.js';
+import {
+  demoGroundTruth,
+  expectError,
+  expectExactlyOnce,
+  expectStatus,
+  getRequest,
+  postRequest,
+  ShardBodySchema,
+} from '../../../lib/http/__tests__/http-fixtures.js';
+import { GET, POST } from '../discover.js';
+
+const PATH = '/api/factory/discover';
+// Small budgets force many slices, so continuing a job is exercised, not just starting one.
+const BUDGET_MS = 250;
+
+describe('the discover handler over Redis', () => {
+  let redis: TestRedis;
+  let site: DemoSite;
+  let truth: Set<string>;
+
+  beforeAll(async () => {
+    [redis, site] = await Promise.all([startTestRedis(), startDemoSite({ scale: 0.03 })]);
+    Object.assign(process.env, { REDIS_URL: redis.url, FACTORY_ALLOW_HOSTS: `127.0.0.1:${site.port}` });
+    delete process.env.FACTORY_API_TOKEN;
+    delete process.env.VERCEL;
+    await resetServiceStore();
+    truth = await demoGroundTruth(site);
+  });
+  afterAll(async () => {
+    await resetServiceStore();
+    await Promise.all([redis?.stop(), site?.close()]);
+  });
+
+  async function readShards(status: JobStatus): Promise<string[]> {
+    const urls: string[] = [];
+    for (let shard = 0; shard < status.shardsWritten; shard += 1) {
+      const response = await GET(getRequest(PATH, { jobId: status.jobId, shard }));
+      expect(response.status).toBe(200);
+      const body = ShardBodySchema.parse(await response.json());
+      expect({ jobId: body.jobId, shard: body.shard }).toEqual({ jobId: status.jobId, shard });
+      urls.push(...body.urls);
+    }
+    return urls;
+  }
+
+  it('starts a job (201), continues it (200) until done, and its shards hold every URL of the site once', async () => {
+    const started = await expectStatus(await POST(postRequest(PATH, { rootUrl: site.rootUrl, budgetMs: 50 })), 201);
+    expect(started.jobId).toMatch(/^[A-Za-z0-9_-]{22}$/);
+    // At least one continue even if a slice got through everything (a continue on a done job answers done).
+    let status = started;
+    let calls = 1;
+    do {
+      status = await expectStatus(await POST(postRequest(PATH, { jobId: started.jobId, budgetMs: BUDGET_MS })), 200);
+      calls += 1;
+    } while (status.state === 'running' && calls < 200);
+    expect({ state: status.state, done: status.done, urlsFound: status.urlsFound }).toEqual({ state: 'done', done: true, urlsFound: truth.size });
+    expect(status.errors.map((error) => error.kind)).toEqual(site.expectation.all.failures.map((failure) => failure.kind));
+    expect(await expectStatus(await GET(getRequest(PATH, { jobId: started.jobId })), 200)).toEqual(status);
+    expectExactlyOnce(await readShards(status), truth);
+  });
+
+  it('answers 404 not_found for the shard just past the end, and for a shard of an unknown job', async () => {
+    const status = await expectStatus(await POST(postRequest(PATH, { rootUrl: site.rootUrl, budgetMs: 2_000 })), 201);
+    await expectError(await GET(getRequest(PATH, { jobId: status.jobId, shard: status.shardsWritten })), 404, 'not_found');
+    await expectError(await GET(getRequest(PATH, { jobId: 'A'.repeat(22), shard: 0 })), 404, 'not_found');
+  });
+
+  // `done` means "no more work will happen": true for stopped, failed and done alike.
+  it('stops a running job: 200 with state stopped; status and a later continue both say stopped', async () => {
+    const started = await expectStatus(await POST(postRequest(PATH, { rootUrl: site.rootUrl, budgetMs: 50 })), 201);
+    expect(started.state).toBe('running');
+    const stopped = await expectStatus(await POST(postRequest(PATH, { jobId: started.jobId, action: 'stop' })), 200);
+    expect({ jobId: stopped.jobId, state: stopped.state, done: stopped.done }).toEqual({ jobId: started.jobId, state: 'stopped', done: true });
+    expect((await expectStatus(await GET(getRequest(PATH, { jobId: started.jobId })), 200)).state).toBe('stopped');
+    const after = await expectStatus(await POST(postRequest(PATH, { jobId: started.jobId, budgetMs: BUDGET_MS })), 200);
+    expect({ state: after.state, urlsFound: after.urlsFound }).toEqual({ state: 'stopped', urlsFound: stopped.urlsFound });
+  });
+
+  it('gives a continue without budgetMs the default slice budget (the job finishes in one call)', async () => {
+    const started = await expectStatus(await POST(postRequest(PATH, { rootUrl: site.rootUrl, budgetMs: 50 })), 201);
+    const status = await expectStatus(await POST(postRequest(PATH, { jobId: started.jobId })), 200);
+    expect({ state: status.state, urlsFound: status.urlsFound }).toEqual({ state: 'done', urlsFound: truth.size });
+  });
+});

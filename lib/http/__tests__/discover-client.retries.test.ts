@@ -1,0 +1,76 @@
+// The orchestrator's client: which failures it rides out and which it gives back, with a scripted fetch.
+import { describe, expect, it } from 'vitest';
+import { DiscoverApiError, DiscoverClient } from '../discover-client.js';
+
+const STATUS = {
+  jobId: 'A'.repeat(22),
+  state: 'running',
+  done: false,
+  urlsFound: 0,
+  shardsWritten: 0,
+  sitemapsDone: 0,
+  sitemapsPending: 1,
+  errors: [],
+  startedAt: '2026-01-01T00:00:00.000Z',
+  updatedAt: '2026-01-01T00:00:00.000Z',
+};
+
+type Step = Response | Error;
+const json = (body: unknown, status = 200) => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+const refused = () => new TypeError('fetch failed', { cause: Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' }) });
+const reset = () => new TypeError('fetch failed', { cause: Object.assign(new Error('other side closed'), { code: 'UND_ERR_SOCKET' }) });
+
+/** A client whose fetch plays `steps` in order and records what it was asked. */
+function scripted(steps: Step[], token: string | null = null) {
+  const calls: Array<{ url: string; init: RequestInit | undefined }> = [];
+  const fetchStub = async (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
+    calls.push({ url: String(input), init });
+    const step = steps.shift();
+    if (!step) throw new Error('no more scripted answers');
+    if (step instanceof Error) throw step;
+    return step;
+  };
+  const client = new DiscoverClient({ api: 'http://api.test', token, fetch: fetchStub as typeof fetch, retry: { baseDelayMs: 1, maxDelayMs: 2, attempts: 5 } });
+  return { client, calls };
+}
+
+describe('DiscoverClient retries', () => {
+  it('rides out refused and reset connections and 5xx answers on continue, counting the retries', async () => {
+    const { client, calls } = scripted([refused(), reset(), json({ error: { kind: 'fetch_failed', message: 'store down' } }, 502), json(STATUS)]);
+    expect((await client.next(STATUS.jobId, 500)).jobId).toBe(STATUS.jobId);
+    expect(client.retries).toBe(3);
+    expect(calls).toHaveLength(4);
+    expect(JSON.parse(String(calls[0]?.init?.body))).toEqual({ jobId: STATUS.jobId, budgetMs: 500 });
+  });
+
+  it('retries a start only when the request never reached the server (no second job behind the caller\'s back)', async () => {
+    const ok = scripted([refused(), json(STATUS, 201)]);
+    expect((await ok.client.start({ rootUrl: 'https://example.com/' })).state).toBe('running');
+    expect(ok.client.retries).toBe(1);
+    const lost = scripted([reset(), json(STATUS, 201)]);
+    await expect(lost.client.start({ rootUrl: 'https://example.com/' })).rejects.toThrow(/connection failed \(UND_ERR_SOCKET\)/);
+    const crashed = scripted([json({ error: { kind: 'fetch_failed', message: 'internal error' } }, 500)]);
+    await expect(crashed.client.start({ rootUrl: 'https://example.com/' })).rejects.toThrow(/500/);
+  });
+
+  it('gives a 4xx back at once as a DiscoverApiError with the contract kind', async () => {
+    const { client, calls } = scripted([json({ error: { kind: 'not_found', message: 'no such job' } }, 404)]);
+    const error = await client.status(STATUS.jobId).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(DiscoverApiError);
+    expect(error).toMatchObject({ status: 404, kind: 'not_found' });
+    expect(calls).toHaveLength(1);
+  });
+
+  it('stops retrying after the policy\'s attempts', async () => {
+    const { client, calls } = scripted(Array.from({ length: 10 }, refused));
+    await expect(client.next(STATUS.jobId)).rejects.toThrow(/ECONNREFUSED/);
+    expect(calls).toHaveLength(5);
+  });
+
+  it('sends the bearer token and reads shards', async () => {
+    const { client, calls } = scripted([json({ jobId: STATUS.jobId, shard: 3, urls: ['https://example.com/a'] })], 'secret');
+    expect(await client.shard(STATUS.jobId, 3)).toEqual(['https://example.com/a']);
+    expect(calls[0]?.url).toBe(`http://api.test/api/factory/discover?jobId=${STATUS.jobId}&shard=3`);
+    expect(new Headers(calls[0]?.init?.headers).get('authorization')).toBe('Bearer secret');
+  });
+});

@@ -1,0 +1,56 @@
+// `crawler-factory serve` as a real child process on a chosen port, for tests that talk to it like curl does.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { fileURLToPath } from 'node:url';
+
+const BIN = fileURLToPath(new URL('../../../bin/crawler-factory.mjs', import.meta.url));
+
+/** A running `serve`: where it listens, what it printed, and how to stop or kill it. */
+export interface ServeProcess {
+  origin: string;
+  child: ChildProcess;
+  stderr(): string;
+  /** Sends `signal` (SIGTERM: a clean stop; SIGKILL: a crash) and resolves with the exit code once it is gone. */
+  stop(signal?: NodeJS.Signals): Promise<number | null>;
+}
+
+/** The environment of the child: ours, minus the service's variables unless the test sets them. */
+function childEnv(env: Record<string, string | undefined>): NodeJS.ProcessEnv {
+  const base: NodeJS.ProcessEnv = { ...process.env, LOG_LEVEL: 'warn' };
+  for (const name of ['FACTORY_API_TOKEN', 'VERCEL', 'REDIS_URL', 'UPSTASH_REDIS_REST_URL', 'UPSTASH_REDIS_REST_TOKEN', 'FACTORY_ALLOW_HOSTS']) delete base[name];
+  return { ...base, ...env };
+}
+
+// Resolves with the origin once serve prints "serving ... on http://..."; rejects if it exits or stalls first.
+function waitListening(child: ChildProcess, output: { text: string }, timeoutMs: number): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`serve did not start in ${timeoutMs} ms: ${output.text}`)), timeoutMs);
+    child.stderr?.on('data', () => {
+      const match = / on (http:\/\/\S+)/.exec(output.text);
+      if (match?.[1]) clearTimeout(timer), resolve(match[1]);
+    });
+    child.once('exit', (code) => (clearTimeout(timer), reject(new Error(`serve exited (${code}): ${output.text}`))));
+  });
+}
+
+/** Starts `crawler-factory serve --port <port>` with `env` and waits until it accepts requests. */
+export async function startServe(options: { port: number; env: Record<string, string | undefined>; args?: string[] }): Promise<ServeProcess> {
+  const args = [BIN, 'serve', '--port', String(options.port), ...(options.args ?? [])];
+  const child = spawn(process.execPath, args, { env: childEnv(options.env), stdio: ['ignore', 'pipe', 'pipe'] });
+  const output = { text: '' };
+  child.stdout.on('data', (chunk: Buffer) => (output.text += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (output.text += chunk.toString()));
+  const origin = await waitListening(child, output, 20_000);
+  return {
+    origin,
+    child,
+    stderr: () => output.text,
+    stop: async (signal = 'SIGTERM') => {
+      if (child.exitCode !== null || child.signalCode !== null) return child.exitCode;
+      const exited = once(child, 'exit');
+      child.kill(signal);
+      const [code] = (await exited) as [number | null];
+      return code;
+    },
+  };
+}
