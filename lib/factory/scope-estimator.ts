@@ -42,7 +42,7 @@
  * - requests: discovery's count (robots.txt plus one per fallback path tried) plus every sitemap GET started.
  * - Time: robots.txt and each fallback probe get at most the budget; each top sitemap what is left of it but
  *   at least a quarter of it (the estimate needs them); samples only what is left. So a normal site answers
- *   within the budget; discovery's fallback chain has no shared deadline (discover takes no signal).
+ *   within the budget; the fallback chain has no shared deadline (each probe is bounded; the caller's signal cancels it).
  */
 import { z } from 'zod';
 import { discover, parseRootUrl, type Discovery } from './discovery.js';
@@ -156,7 +156,7 @@ class ScopeProbe {
   async discover(rootUrl: string): Promise<Discovery | null> {
     const options = { ...this.limits, robotsTimeoutMs: Math.min(this.limits.robotsTimeoutMs, this.clock.budgetMs) };
     try {
-      const found = await discover(rootUrl, options);
+      const found = await discover(rootUrl, options, this.signal);
       this.throwIfCancelled();
       this.requests += found.requests;
       this.noteDiscovery(found);
