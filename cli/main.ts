@@ -1,12 +1,5 @@
 import { ZodError } from 'zod';
 import { UsageError } from './args.js';
-import { demoCommand } from './commands/demo.js';
-import { discoverCommand } from './commands/discover.js';
-import { estimateCommand } from './commands/estimate.js';
-import { groupsCommand } from './commands/groups.js';
-import { jobRunCommand } from './commands/job-run.js';
-import { serveCommand } from './commands/serve.js';
-import { walkCommand } from './commands/walk.js';
 import { isFactoryError } from '../lib/factory/errors.js';
 import { closeAgents } from '../lib/factory/fetch/index.js';
 import { sendLogsTo, setLogLevel } from '../lib/utils/logger.js';
@@ -43,21 +36,23 @@ Exit: 0 done (child errors reported), 1 fatal error, 2 usage error.
 `;
 
 type Command = (args: string[]) => Promise<number>;
-const COMMANDS: Record<string, Command> = {
-  discover: discoverCommand,
-  walk: walkCommand,
-  estimate: estimateCommand,
-  groups: groupsCommand,
-  job: jobCommand,
-  serve: serveCommand,
-  demo: demoCommand,
+
+// Loaded on demand: `walk` should not pay for the job store, Redis and HTTP modules at start-up.
+const COMMANDS: Record<string, () => Promise<Command>> = {
+  discover: async () => (await import('./commands/discover.js')).discoverCommand,
+  walk: async () => (await import('./commands/walk.js')).walkCommand,
+  estimate: async () => (await import('./commands/estimate.js')).estimateCommand,
+  groups: async () => (await import('./commands/groups.js')).groupsCommand,
+  job: async () => jobCommand,
+  serve: async () => (await import('./commands/serve.js')).serveCommand,
+  demo: async () => (await import('./commands/demo.js')).demoCommand,
 };
 
 /** `job run ...`: the only job sub-command so far. */
-function jobCommand(args: string[]): Promise<number> {
+async function jobCommand(args: string[]): Promise<number> {
   const [sub, ...rest] = args;
   if (sub !== 'run') throw new UsageError(`unknown job sub-command "${sub ?? ''}": expected "job run <rootUrl>"`);
-  return jobRunCommand(rest);
+  return (await import('./commands/job-run.js')).jobRunCommand(rest);
 }
 
 /** Reports a fatal error: an NDJSON `error` line on stdout when asked for NDJSON, and a line on stderr. */
@@ -89,7 +84,7 @@ export async function main(argv: string[]): Promise<number> {
     return 0;
   }
   try {
-    return await command(args);
+    return await (await command())(args);
   } catch (error) {
     if (error instanceof UsageError || error instanceof ZodError) {
       process.stderr.write(`crawler-factory ${name}: ${error instanceof ZodError ? 'invalid option: ' : ''}${error.message}\n`);
