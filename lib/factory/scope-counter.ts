@@ -10,10 +10,8 @@
  * (a 2,000-URL file cut at a third came out at 2,020 in the tests). Without a declared length (chunked,
  * dynamic sitemaps) nothing is extrapolated: `scale` is null.
  */
-import { FetchError, LimitError, isFactoryError, type FactoryError } from './errors.js';
-import { decodeBody } from './fetch/decode-body.js';
-import { sendRequest } from './fetch/http-client.js';
-import type { OpenSitemapOptions, SafeResponse } from './fetch/index.js';
+import { isFactoryError, type FactoryError } from './errors.js';
+import { openSitemap, type OpenedSitemap } from './fetch/index.js';
 import type { WalkOptions } from './limits.js';
 import type { LanguageDetector } from './locale.js';
 import { createSitemapParser, type ParsedItem, type SitemapParser } from './parse/index.js';
@@ -32,8 +30,6 @@ export const SPREAD_SAMPLE_SIZE = 32;
 // The request deadline lies this far past the soft stop, so a stream that keeps flowing is cut by us
 // (quietly, between chunks) and only a stalled one by the deadline.
 const STALL_GRACE_MS = 250;
-// As openSitemap asks: compressed transfers are much smaller for XML.
-const ACCEPT_ENCODING = 'gzip, deflate, br';
 
 /** Keeps every `stride`-th item and doubles the stride when full: an evenly spread, bounded sample of a stream. */
 export class SpreadSample {
@@ -138,45 +134,6 @@ class SitemapTally {
   }
 }
 
-/** A sitemap response opened for counting: decoded bytes plus what is known of its size on the wire. */
-interface MeteredSitemap {
-  url: string;
-  bytes: AsyncIterable<Uint8Array>;
-  declaredBytes: number | null;
-  wire: { bytes: number };
-}
-
-// Same checks as openSitemap (status first, then the declared size), plus a count of raw bytes read.
-async function openMetered(url: string, options: OpenSitemapOptions): Promise<MeteredSitemap> {
-  const response = await sendRequest(url, { ...options, method: 'GET' }, { 'accept-encoding': ACCEPT_ENCODING });
-  try {
-    const declaredBytes = declaredLength(response, options.maxDownloadBytes);
-    const wire = { bytes: 0 };
-    const decodeOptions = { url: response.url, contentEncoding: response.headers.get('content-encoding'), maxBytes: options.maxUncompressedBytes };
-    const { bytes } = await decodeBody(metered(response.body, wire), decodeOptions);
-    return { url: response.url, bytes, declaredBytes, wire };
-  } catch (error) {
-    await response.discard();
-    throw error;
-  }
-}
-
-function declaredLength(response: SafeResponse, limit: number): number | null {
-  if (response.status < 200 || response.status >= 300) {
-    throw new FetchError('http_status', `HTTP ${response.status}`, { url: response.url, status: response.status });
-  }
-  const declared = Number(response.headers.get('content-length') ?? Number.NaN);
-  if (declared > limit) throw new LimitError('too_large', `Content-Length ${declared} is over ${limit} bytes`, { url: response.url, bytes: declared, limit });
-  return Number.isFinite(declared) && declared > 0 ? declared : null;
-}
-
-async function* metered(body: AsyncIterable<Uint8Array>, wire: { bytes: number }): AsyncGenerator<Uint8Array> {
-  for await (const chunk of body) {
-    wire.bytes += chunk.byteLength;
-    yield chunk;
-  }
-}
-
 const isKind = (error: unknown, kind: FactoryError['kind']): boolean => isFactoryError(error) && error.kind === kind;
 
 /** Feeds the decoded bytes to the parser until the end, a limit or `stopAt`; false when cut short. */
@@ -197,11 +154,11 @@ async function feed(source: AsyncIterable<Uint8Array>, reader: { parser: Sitemap
   }
 }
 
-function scaleOf(opened: MeteredSitemap, tally: SitemapTally, complete: boolean): number | null {
+function scaleOf(opened: OpenedSitemap, tally: SitemapTally, complete: boolean): number | null {
   if (complete) return 1;
-  if (opened.declaredBytes === null || opened.wire.bytes === 0) return null;
+  if (opened.declaredBytes === null || opened.wireBytes() === 0) return null;
   if (tally.entries + tally.children < MIN_ITEMS_TO_EXTRAPOLATE) return null;
-  return Math.max(1, opened.declaredBytes / opened.wire.bytes);
+  return Math.max(1, opened.declaredBytes / opened.wireBytes());
 }
 
 /**
@@ -214,13 +171,13 @@ export async function countSitemap(url: string, windowMs: number, context: Count
     ...sitemapRequestOptions(context.limits, context.signal),
     timeoutMs: Math.max(1, Math.ceil(Math.min(context.limits.timeoutMs, windowMs + STALL_GRACE_MS))),
   };
-  const opened = await openMetered(url, request);
+  const opened = await openSitemap(url, request);
   const parser = createSitemapParser({ sitemapUrl: opened.url, maxUrlLength: context.limits.maxUrlLength });
   const tally = new SitemapTally(context);
   const complete = await feed(opened.bytes, { parser, tally }, started + windowMs);
   const { entries, urls, children, limited } = tally;
   const scale = scaleOf(opened, tally, complete);
   const ms = performance.now() - started;
-  log.debug({ event: 'estimate_sitemap_counted', url, entries, urls, children, complete, scale, bytes: opened.wire.bytes, ms }, 'sitemap counted');
+  log.debug({ event: 'estimate_sitemap_counted', url, entries, urls, children, complete, scale, bytes: opened.wireBytes(), ms }, 'sitemap counted');
   return { url, format: parser.stats.format, entries, urls, children, picks: tally.picks(), complete, limited, scale, ms };
 }

@@ -17,12 +17,13 @@ export async function openSitemap(url: string, options: OpenSitemapOptions): Pro
   const response = await sendRequest(url, request, { 'accept-encoding': SITEMAP_ACCEPT_ENCODING });
   try {
     assertSuccess(response);
-    assertDeclaredSize(response, options.maxDownloadBytes);
+    const declaredBytes = declaredSize(response, options.maxDownloadBytes);
     const contentEncoding = response.headers.get('content-encoding');
     const decodeOptions = { url: response.url, contentEncoding, maxBytes: options.maxUncompressedBytes };
-    const { gzipped, bytes } = await decodeBody(response.body, decodeOptions);
+    const wire = { bytes: 0 };
+    const { gzipped, bytes } = await decodeBody(metered(response.body, wire), decodeOptions);
     const contentType = response.headers.get('content-type');
-    return { url: response.url, status: response.status, contentType, gzipped, bytes };
+    return { url: response.url, status: response.status, contentType, gzipped, bytes, declaredBytes, wireBytes: () => wire.bytes };
   } catch (error) {
     await response.discard();
     throw error;
@@ -37,9 +38,17 @@ function assertSuccess(response: SafeResponse): void {
 }
 
 // Refuses early what the server itself says is too big, instead of reading up to the cap first.
-function assertDeclaredSize(response: SafeResponse, limit: number): void {
+function declaredSize(response: SafeResponse, limit: number): number | null {
   const declared = Number(response.headers.get('content-length') ?? Number.NaN);
-  if (!(declared > limit)) return;
+  if (!(declared > limit)) return Number.isFinite(declared) && declared > 0 ? declared : null;
   log.warn({ event: 'download_too_large', url: response.url, bytes: declared, limit }, 'declared length over the cap');
   throw new LimitError('too_large', `Content-Length ${declared} is over ${limit} bytes`, { url: response.url, bytes: declared, limit });
+}
+
+// Counts raw bytes as the decoder pulls them (the scope estimate scales a partial read by them).
+async function* metered(body: AsyncIterable<Uint8Array>, wire: { bytes: number }): AsyncGenerator<Uint8Array> {
+  for await (const chunk of body) {
+    wire.bytes += chunk.byteLength;
+    yield chunk;
+  }
 }

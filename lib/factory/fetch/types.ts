@@ -45,4 +45,8 @@ export interface OpenedSitemap {
   gzipped: boolean;
   /** Decoded bytes, streamed; errors (`too_large`, `decompress`, `timeout`) surface while iterating. */
   bytes: AsyncIterable<Uint8Array>;
+  /** The body's length as the server declared it (Content-Length), or null when it did not. */
+  declaredBytes: number | null;
+  /** Raw bytes read off the wire so far: with `declaredBytes`, how much of the file a partial read saw. */
+  wireBytes(): number;
 }
