@@ -4,6 +4,7 @@ import type { WalkOptions } from './limits.js';
 import { robotsRequestOptions } from './request-options.js';
 import { fetchRobotsTxt, isPathAllowed, robotsOf, type RobotsResult, type RobotsRule } from './robots.js';
 import type { ReportedError } from './types.js';
+import { tryIdentityKey } from './url-identity.js';
 import { createLogger } from '../utils/logger.js';
 
 const log = createLogger('factory:discovery');
@@ -67,9 +68,14 @@ function allowedSitemaps(urls: string[], options: WalkOptions, problems: Reporte
 }
 
 /** Tries the fallback paths in order (HEAD, then GET where HEAD is refused); the first 2xx wins. */
-async function probeFallbacks(root: URL, options: WalkOptions, context: { rules: RobotsRule[]; problems: ReportedError[]; signal?: AbortSignal }) {
+async function probeFallbacks(
+  root: URL,
+  options: WalkOptions,
+  context: { rules: RobotsRule[]; problems: ReportedError[]; signal?: AbortSignal; skip?: Set<string> },
+) {
   let requests = 0;
   for (const candidate of fallbackCandidates(root)) {
+    if (context.skip?.has(tryIdentityKey(candidate) ?? candidate)) continue;
     const path = new URL(candidate).pathname;
     if (!isPathAllowed(context.rules, path)) {
       context.problems.push({ kind: 'robots_forbidden', url: candidate, message: 'robots.txt disallows this path', parent: null });
@@ -105,4 +111,16 @@ export async function discover(rootUrl: string, options: WalkOptions, signal?: A
   }
   log.warn({ event: 'no_sitemap_found', url: root.href, requests }, 'no sitemap in robots.txt nor at the well-known paths');
   return { ...base, sitemaps: [], source: 'none', requests: requests + 1 };
+}
+
+/**
+ * A well-known sitemap to try when every robots.txt `Sitemap:` line failed (stale lines, development hosts):
+ * the first fallback path that answers 2xx and is not one of the sitemaps already tried, or null.
+ */
+export async function fallbackAfterRobots(found: Discovery, options: WalkOptions, signal?: AbortSignal): Promise<string | null> {
+  const tried = new Set(found.sitemaps.map((url) => tryIdentityKey(url) ?? url));
+  const context = { rules: robotsOf(found.robots).rules, problems: [], ...(signal ? { signal } : {}) };
+  const root = new URL(found.rootUrl);
+  const { found: candidate } = await probeFallbacks(root, options, { ...context, skip: tried });
+  return candidate;
 }

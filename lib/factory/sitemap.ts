@@ -1,4 +1,5 @@
-import { discover, parseRootUrl } from './discovery.js';
+import { discover, fallbackAfterRobots, parseRootUrl } from './discovery.js';
+import { isFactoryError } from './errors.js';
 import { resolveWalkOptions, type WalkOptions, type WalkOptionsInput } from './limits.js';
 import { localeOf, pathPrefixOf } from './locale.js';
 import { readSitemap, type ItemMapper, type ReadSitemapContext } from './sitemap-reader.js';
@@ -84,9 +85,19 @@ async function* walkEvents<T>(url: string, options: WalkCallOptions, createMappe
   const limits = resolveWalkOptions(pickLimits(options));
   const setup = { createMapper, ...(options.signal ? { signal: options.signal } : {}) };
   if (options.state) return yield* new SitemapWalk<T>(limits, { state: options.state }, setup).events();
-  const roots = isSiteRoot(url) ? await discoveredRoots(url, limits, options.signal) : { sitemaps: [parseRootUrl(url).href], problems: [] };
-  for (const problem of roots.problems) yield { type: 'error', ...problem };
-  yield* new SitemapWalk<T>(limits, { roots: roots.sitemaps }, setup).events();
+  if (!isSiteRoot(url)) return yield* new SitemapWalk<T>(limits, { roots: [parseRootUrl(url).href] }, setup).events();
+  const found = await discoveredRoots(url, limits, options.signal);
+  for (const problem of found.problems) yield { type: 'error', ...problem };
+  try {
+    yield* new SitemapWalk<T>(limits, { roots: found.sitemaps }, setup).events();
+  } catch (error) {
+    // Every robots.txt sitemap failed with nothing found: stale lines are common, the well-known paths may still answer.
+    const fallback = found.source === 'robots' && isFactoryError(error) ? await fallbackAfterRobots(found, limits, options.signal) : null;
+    if (!fallback || !isFactoryError(error)) throw error;
+    log.warn({ event: 'robots_sitemaps_failed', url, fallback, kind: error.kind }, 'robots.txt sitemaps failed: trying a well-known path');
+    yield { type: 'error', kind: error.kind, url: error.url, message: error.message, parent: null, depth: 0 };
+    yield* new SitemapWalk<T>(limits, { roots: [fallback] }, setup).events();
+  }
 }
 
 async function discoveredRoots(url: string, limits: WalkOptions, signal?: AbortSignal) {

@@ -2,8 +2,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { startLoopbackServer, routeTable, type CannedResponse, type LoopbackServer } from '../../demo/loopback-server.js';
 import { discover } from '../discovery.js';
 import { resolveWalkOptions } from '../limits.js';
-import { discoverSitemaps } from '../sitemap.js';
-import { XML, urlsetXml } from '../../../test/helpers/sitemap-xml.js';
+import { discoverSitemaps, walkSitemap, walkUrlEvents } from '../sitemap.js';
+import { XML, collect, urlsetXml } from '../../../test/helpers/sitemap-xml.js';
 
 const open = { net: { allowPrivate: true } };
 let server: LoopbackServer | null = null;
@@ -86,5 +86,23 @@ describe('robots.txt failures (RFC 9309)', () => {
 
   it('refuses a non-http root with invalid_url', async () => {
     await expect(discoverSitemaps('ftp://example.com/')).rejects.toMatchObject({ kind: 'invalid_url' });
+  });
+});
+
+describe('when every robots.txt sitemap fails', () => {
+  it('falls back to a well-known path and reports the stale line', async () => {
+    const site = await serve({
+      '/robots.txt': { body: 'Sitemap: /stale.xml\n' },
+      '/sitemap.xml': { body: urlsetXml(['https://example.com/a', 'https://example.com/b']) },
+    });
+    const events = [];
+    for await (const event of walkUrlEvents(site.origin, open)) events.push(event);
+    expect(events.flatMap((event) => (event.type === 'batch' ? event.items : []))).toEqual(['https://example.com/a', 'https://example.com/b']);
+    expect(events.filter((event) => event.type === 'error')).toEqual([expect.objectContaining({ kind: 'http_status', url: site.url('/stale.xml') })]);
+  });
+
+  it('throws the robots sitemap failure when no well-known path answers either', async () => {
+    const site = await serve({ '/robots.txt': { body: 'Sitemap: /stale.xml\n' } });
+    await expect(collect(walkSitemap(site.origin, open))).rejects.toMatchObject({ kind: 'http_status', url: site.url('/stale.xml') });
   });
 });
