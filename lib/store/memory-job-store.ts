@@ -1,5 +1,4 @@
 import type { JobStatus } from '../factory/types.js';
-import { ReportedErrorSchema } from '../factory/types.js';
 import { createLogger } from '../utils/logger.js';
 import { assertJobId } from './job-id.js';
 import {
@@ -16,7 +15,7 @@ import {
   type NewJob,
 } from './job-store.js';
 import { MemoryJob, type MemoryCounters } from './memory-job.js';
-import { parseJsonRecord, parseMeta, serializeMeta, ShardSchema, type JobMeta } from './records.js';
+import { jobStatusFrom, parseJsonRecord, parseMeta, serializeMeta, ShardSchema, type JobMeta } from './records.js';
 import { jobNotFound, StoreError } from './store-errors.js';
 
 const log = createLogger('store:memory');
@@ -62,21 +61,7 @@ export class MemoryJobStore implements JobStore {
   async getStatus(jobId: string): Promise<JobStatus> {
     const job = this.get(jobId);
     const { counters } = job;
-    return {
-      jobId,
-      state: counters.state,
-      done: counters.state !== 'running',
-      urlsFound: counters.urlsFound,
-      shardsWritten: counters.shardsWritten,
-      sitemapsDone: counters.sitemapsDone,
-      sitemapsPending: job.pending.length + job.active.size,
-      errors: job.errors.map((json, i) => {
-        const { kind, url, message } = parseJsonRecord(json, ReportedErrorSchema, `memory error ${i}`);
-        return { kind, url, message };
-      }),
-      startedAt: counters.createdAt,
-      updatedAt: counters.updatedAt,
-    };
+    return jobStatusFrom(jobId, { ...counters, sitemapsPending: job.pending.length + job.active.size, errors: job.errors }, 'memory');
   }
 
   async claim(jobId: string, request: ClaimRequest): Promise<ClaimResult> {

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { WalkOptionsSchema, type WalkOptions } from '../factory/limits.js';
-import { JobStateSchema, ReportedErrorSchema, SitemapRefSchema, type ReportedError } from '../factory/types.js';
+import { JobStateSchema, ReportedErrorSchema, SitemapRefSchema, type JobState, type JobStatus, type ReportedError } from '../factory/types.js';
 import { JobIdSchema } from './job-id.js';
 import { StoreError } from './store-errors.js';
 
@@ -104,4 +104,36 @@ export function pairsToObject(flat: readonly string[]): Record<string, string> {
   const object: Record<string, string> = {};
   for (let i = 0; i + 1 < flat.length; i += 2) object[flat[i] as string] = flat[i + 1] as string;
   return object;
+}
+
+/** What every store knows of a job's progress: the stored counters and how much work is left. */
+export interface StatusParts {
+  state: JobState;
+  urlsFound: number;
+  shardsWritten: number;
+  sitemapsDone: number;
+  sitemapsPending: number;
+  /** Kept errors as stored (JSON), validated here. */
+  errors: string[];
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** The API's JobStatus from a store's parts, every stored error validated (`key` names the record in errors). */
+export function jobStatusFrom(jobId: string, parts: StatusParts, key: string): JobStatus {
+  return {
+    jobId,
+    state: parts.state,
+    done: parts.state !== 'running',
+    urlsFound: parts.urlsFound,
+    shardsWritten: parts.shardsWritten,
+    sitemapsDone: parts.sitemapsDone,
+    sitemapsPending: parts.sitemapsPending,
+    errors: parts.errors.map((json, i) => {
+      const { kind, url, message } = parseJsonRecord(json, ReportedErrorSchema, `${key} error ${i}`);
+      return { kind, url, message };
+    }),
+    startedAt: parts.createdAt,
+    updatedAt: parts.updatedAt,
+  };
 }

@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { JobStateSchema, ReportedErrorSchema, type JobStatus } from '../factory/types.js';
+import { JobStateSchema, type JobStatus } from '../factory/types.js';
 import type { ClaimResult, CommitResult, EnqueueResult, FinishResult } from './job-store.js';
-import { pairsToObject, parseJsonRecord, parseRecord, StatusHashSchema, WorkItemSchema } from './records.js';
+import { jobStatusFrom, pairsToObject, parseJsonRecord, parseRecord, StatusHashSchema, WorkItemSchema } from './records.js';
 import { jobNotFound, StoreError } from './store-errors.js';
 
 // Every script reply is validated like a record: a reply of an unexpected shape means the keys were not ours.
@@ -89,19 +89,5 @@ const StatusReply = z.tuple([z.literal('status'), z.array(Str), z.array(Str), In
 export function toJobStatus(reply: unknown, jobId: string, key: string): JobStatus {
   const [, flat, errors, pending, active] = parseRecord(reply, StatusReply, key);
   const hash = parseRecord(pairsToObject(flat), StatusHashSchema, key);
-  return {
-    jobId,
-    state: hash.state,
-    done: hash.state !== 'running',
-    urlsFound: hash.urlsFound,
-    shardsWritten: hash.shardsWritten,
-    sitemapsDone: hash.sitemapsDone,
-    sitemapsPending: pending + active,
-    errors: errors.map((json, i) => {
-      const { kind, url, message } = parseJsonRecord(json, ReportedErrorSchema, `${key} error ${i}`);
-      return { kind, url, message };
-    }),
-    startedAt: hash.createdAt,
-    updatedAt: hash.updatedAt,
-  };
+  return jobStatusFrom(jobId, { ...hash, sitemapsPending: pending + active, errors }, key);
 }
