@@ -1,5 +1,5 @@
 import { fileURLToPath } from 'node:url';
-import { intFlag, parseCommandArgs } from '../args.js';
+import { intFlag, netPolicyFrom, parseCommandArgs, UsageError } from '../args.js';
 import { startLocalApiServer } from '../../lib/http/local-server.js';
 import { resetServiceStore } from '../../lib/http/service.js';
 
@@ -10,6 +10,9 @@ const API_DIR = fileURLToPath(new URL('../../api/', import.meta.url));
 export async function serveCommand(args: string[]): Promise<number> {
   const { values } = parseCommandArgs(args, SERVE_FLAGS);
   const port = intFlag('port', values.port, 0) ?? 3000;
+  if (port > 65_535) throw new UsageError(`--port takes 0..65535, not ${port}`);
+  refuseJobLimits(values);
+  netPolicyFrom(values); // validates --allow-host / --resolve now, not on the first request
   exportNetworkFlags(values);
   const server = await startLocalApiServer(API_DIR, { host: values.host ?? '127.0.0.1', port });
   process.stderr.write(`serving ${server.routes.join(', ')} on ${server.origin}\n`);
@@ -21,6 +24,14 @@ export async function serveCommand(args: string[]): Promise<number> {
   // The handlers' cached store (a Redis connection) would otherwise hold the process open after the signal.
   await resetServiceStore();
   return 0;
+}
+
+/** Limits belong to each job (the `options` of a start request): a server-wide flag would be silently ignored. */
+function refuseJobLimits(values: Record<string, unknown>): void {
+  const given = ['timeout', 'concurrency', 'max-depth', 'max-urls', 'user-agent', 'ndjson'].filter((flag) => values[flag] !== undefined && values[flag] !== false);
+  if (given.length > 0) {
+    throw new UsageError(`serve takes no ${given.map((flag) => `--${flag}`).join(', ')}: limits are set per job in the start request's "options"`);
+  }
 }
 
 /** The handlers read their network policy from the environment: the CLI's network flags are added to it. */

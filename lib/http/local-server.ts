@@ -24,13 +24,21 @@ async function loadRoutes(apiDir: string): Promise<Map<string, RouteModule>> {
 /** Serves every route under `apiDir` (`/api/x/y` -> `api/x/y.ts`) on host:port (port 0: a free one). */
 export async function startLocalApiServer(apiDir: string, listen: { host: string; port: number }): Promise<LocalApiServer> {
   const routes = await loadRoutes(apiDir);
+  let origin = '';
   const server = createServer((incoming, outgoing) => {
-    const origin = `http://${incoming.headers.host ?? listen.host}`;
-    const request = toWebRequest(incoming, origin);
-    const module = routes.get(new URL(request.url).pathname);
+    // The origin is ours, never the client's Host header: a malformed Host must not crash the server.
+    let request: Request;
+    try {
+      request = toWebRequest(incoming, origin);
+    } catch {
+      void sendWebResponse(errorResponse('bad_request', 'malformed request target'), outgoing);
+      return;
+    }
+    const path = new URL(request.url).pathname;
+    const module = routes.get(path);
     const handler = module?.[(request.method ?? 'GET') as keyof RouteModule];
     const respond = async () => {
-      if (!module) return errorResponse('not_found', `no route ${new URL(request.url).pathname}`);
+      if (!module) return errorResponse('not_found', `no route ${path}`);
       if (!handler) return json({ error: { kind: 'bad_request', message: `method ${request.method} not allowed` } }, 405);
       return handler(request);
     };
@@ -41,11 +49,18 @@ export async function startLocalApiServer(apiDir: string, listen: { host: string
         outgoing.destroy();
       });
   });
-  await new Promise<void>((ready) => server.listen(listen.port, listen.host, ready));
+  await new Promise<void>((ready, fail) => {
+    server.once('error', fail);
+    server.listen(listen.port, listen.host, () => {
+      server.off('error', fail);
+      ready();
+    });
+  });
   const { port } = server.address() as AddressInfo;
   const host = listen.host.includes(':') ? `[${listen.host}]` : listen.host;
+  origin = `http://${host}:${port}`;
   return {
-    origin: `http://${host}:${port}`,
+    origin,
     routes: [...routes.keys()],
     server,
     close: () => new Promise((done) => server.close(() => done())),

@@ -1,0 +1,45 @@
+import { connect } from 'node:net';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startLocalApiServer, type LocalApiServer } from '../local-server.js';
+
+const API_DIR = fileURLToPath(new URL('../../../api/', import.meta.url));
+let server: LocalApiServer;
+
+beforeAll(async () => {
+  server = await startLocalApiServer(API_DIR, { host: '127.0.0.1', port: 0 });
+});
+afterAll(async () => server.close());
+
+/** Sends raw bytes and returns the raw answer (the client's Host header is whatever the test says). */
+function raw(request: string): Promise<string> {
+  const { port } = new URL(server.origin);
+  return new Promise((resolve, reject) => {
+    const socket = connect(Number(port), '127.0.0.1', () => socket.end(request));
+    let answer = '';
+    socket.on('data', (chunk: Buffer) => (answer += chunk.toString()));
+    socket.on('close', () => resolve(answer));
+    socket.on('error', reject);
+  });
+}
+
+describe('the local API server facing hostile requests', () => {
+  it('answers a malformed Host header and keeps serving', async () => {
+    const answer = await raw('GET /api/factory/discover?jobId=* HTTP/1.1\r\nHost: bad host\r\nConnection: close\r\n\r\n');
+    expect(answer).toMatch(/^HTTP\/1\.1 400/);
+    expect(answer).toContain('"kind":"bad_request"');
+    const next = await fetch(`${server.origin}/api/factory/discover?jobId=*`);
+    expect(next.status).toBe(400);
+  });
+
+  it('refuses a port that is taken with an error, not a crash', async () => {
+    const { port } = new URL(server.origin);
+    await expect(startLocalApiServer(API_DIR, { host: '127.0.0.1', port: Number(port) })).rejects.toMatchObject({ code: 'EADDRINUSE' });
+  });
+
+  it('reads an empty shard number as a bad request, not shard 0', async () => {
+    const response = await fetch(`${server.origin}/api/factory/discover?jobId=AAAAAAAAAAAAAAAAAAAAAA&shard=`);
+    expect(response.status).toBe(400);
+    expect(await response.json()).toMatchObject({ error: { kind: 'bad_request' } });
+  });
+});
