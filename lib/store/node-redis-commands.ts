@@ -14,13 +14,19 @@ export interface NodeRedisOptions {
 
 type Client = ReturnType<typeof createClient>;
 
+/** Attempts at a first connection before it is refused: a server that was never there is not worth waiting for. */
+const FIRST_CONNECT_ATTEMPTS = 3;
+
 function newClient(options: NodeRedisOptions): Client {
+  let everReady = false;
   const client = createClient({
     url: options.url,
     socket: {
       connectTimeout: options.connectTimeoutMs ?? 5_000,
       // Back off a little between reconnects; a lost connection is retried by the store, not fatal.
-      reconnectStrategy: (retries: number) => Math.min(50 * 2 ** retries, 1_000),
+      // A first connection that keeps failing is given up, so callers get an error instead of a hang.
+      reconnectStrategy: (retries: number, cause: Error) =>
+        !everReady && retries >= FIRST_CONNECT_ATTEMPTS ? new Error(`cannot connect: ${cause.message}`) : Math.min(50 * 2 ** retries, 1_000),
     },
     commandOptions: { timeout: options.commandTimeoutMs ?? 5_000 },
     // Fail at once while disconnected: the store's own retry (with backoff) decides how long to wait,
@@ -29,6 +35,7 @@ function newClient(options: NodeRedisOptions): Client {
     // node-redis 5.9 wedges (reports ready on a dead socket) when a reset hits its CLIENT SETINFO handshake.
     disableClientInfo: true,
   });
+  client.on('ready', () => (everReady = true));
   // Without a listener node-redis would crash the process on a connection error; the store retries instead.
   client.on('error', (error: unknown) => log.warn({ event: 'redis_error', err: String(error) }, 'redis connection error'));
   return client;
