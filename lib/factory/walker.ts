@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import { FactoryError, toFactoryError } from './errors.js';
 import type { WalkOptions } from './limits.js';
 import { SignalQueue } from './signal-queue.js';
@@ -86,6 +87,8 @@ export class SitemapWalk<T> {
     private readonly setup: WalkSetup<T>,
   ) {
     this.signal = setup.signal ? AbortSignal.any([setup.signal, this.abort.signal]) : this.abort.signal;
+    // Every request in flight listens on this signal (deadline, retry pause): more than Node's default ten.
+    setMaxListeners(4 * options.concurrency + 8, this.signal);
     if ('state' in start) this.restore(start.state);
     else this.enqueue(start.roots.map((url) => ({ url, depth: 0, parent: null })));
   }
@@ -109,9 +112,12 @@ export class SitemapWalk<T> {
       this.fill();
       while (this.live.size > 0 && !this.urlLimitReached()) {
         const step = await this.steps.shift();
+        // Cancelled: reads cut short are not failures. Stop where the last batch left `state()`, and say why.
+        this.throwIfCancelled();
         yield* this.handle(step);
         this.fill();
       }
+      this.throwIfCancelled();
       if (this.batch.length > 0) yield this.commitBatch();
       if (!this.produced && this.deferredRootErrors[0]) throw this.deferredRootErrors[0];
       yield* this.releaseDeferred();
@@ -119,6 +125,11 @@ export class SitemapWalk<T> {
     } finally {
       await this.closeAll();
     }
+  }
+
+  private throwIfCancelled(): void {
+    const signal = this.setup.signal;
+    if (signal?.aborted) throw signal.reason ?? new Error('walk cancelled');
   }
 
   private restore(state: WalkState): void {
@@ -281,8 +292,8 @@ export class SitemapWalk<T> {
   }
 
   private async closeAll(): Promise<void> {
+    // The live readers stay listed: after a cancel or an early break, state() still names them with their offsets.
     const open = [...this.live];
-    this.live.clear();
     // return() waits for a pending next(), so the fetches in flight are aborted first; errors on the way out are moot.
     this.abort.abort();
     await Promise.all(open.map((slot) => slot.iterator.return(undefined as never).catch(() => undefined)));

@@ -72,3 +72,25 @@ describe('resuming a walk from a saved state', () => {
     );
   });
 });
+
+describe('cancelling a walk with its signal', () => {
+  it('throws the abort reason, reports no failures, and resumes from state() without losing a URL', async () => {
+    const controller = new AbortController();
+    const walk = new SitemapWalk(options, { roots: [server.url('/index.xml')] }, { createMapper: createUrlMapper, signal: controller.signal });
+    const seen: string[] = [];
+    const errors: string[] = [];
+    let batches = 0;
+    const run = async () => {
+      for await (const event of walk.events()) {
+        if (event.type === 'error') errors.push(event.kind);
+        if (event.type !== 'batch') continue;
+        seen.push(...event.items);
+        if ((batches += 1) === 2) controller.abort(new Error('operator cancelled'));
+      }
+    };
+    await expect(run()).rejects.toThrow('operator cancelled');
+    expect(errors).toEqual([]);
+    const rest = await runUntil({ state: WalkStateSchema.parse(JSON.parse(JSON.stringify(walk.state()))) }, Number.POSITIVE_INFINITY);
+    expect([...seen, ...rest.urls].sort()).toEqual(truth);
+  });
+});
