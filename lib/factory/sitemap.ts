@@ -1,5 +1,5 @@
 import { discover, fallbackAfterRobots, parseRootUrl } from './discovery.js';
-import { isFactoryError } from './errors.js';
+import { FactoryError, isFactoryError } from './errors.js';
 import { resolveWalkOptions, type WalkOptions, type WalkOptionsInput } from './limits.js';
 import { localeOf, pathPrefixOf } from './locale.js';
 import { readSitemap, type ItemMapper, type ReadSitemapContext } from './sitemap-reader.js';
@@ -88,6 +88,8 @@ async function* walkEvents<T>(url: string, options: WalkCallOptions, createMappe
   if (!isSiteRoot(url)) return yield* new SitemapWalk<T>(limits, { roots: [parseRootUrl(url).href] }, setup).events();
   const found = await discoveredRoots(url, limits, options.signal);
   for (const problem of found.problems) yield { type: 'error', ...problem };
+  // Nothing to walk is a failure of the whole walk, as it is of a job: silence would read as "an empty site".
+  if (found.sitemaps.length === 0) throw new FactoryError('not_sitemap', 'no sitemap in robots.txt nor at the well-known paths', { url });
   try {
     yield* new SitemapWalk<T>(limits, { roots: found.sitemaps }, setup).events();
   } catch (error) {

@@ -106,3 +106,10 @@ describe('when every robots.txt sitemap fails', () => {
     await expect(collect(walkSitemap(site.origin, open))).rejects.toMatchObject({ kind: 'http_status', url: site.url('/stale.xml') });
   });
 });
+
+describe('walking a site that publishes no sitemap', () => {
+  it('fails with not_sitemap instead of an empty success', async () => {
+    const site = await serve({ '/robots.txt': { body: 'User-agent: *\nDisallow:\n' } });
+    await expect(collect(walkSitemap(site.origin, open))).rejects.toMatchObject({ kind: 'not_sitemap', url: site.origin });
+  });
+});
