@@ -150,13 +150,9 @@ describe('handler refusals', () => {
 
     // A name is resolved (and checked) when it is fetched, not when the job is created, so DNS rebinding cannot slip
     // past: the job exists, fails at once with blocked_ssrf, and fetched nothing. The estimate fetches at once: 422.
-    it('a host name that resolves to a private address gives a failed job (201, blocked_ssrf) and a 422 estimate', async () => {
-      const status = await expectStatus(await discover.POST(postRequest(DISCOVER, { rootUrl: 'http://localhost/', budgetMs: 2_000 })), 201);
-      expect({ state: status.state, urlsFound: status.urlsFound, kinds: status.errors.map((error) => error.kind) }).toEqual({
-        state: 'failed',
-        urlsFound: 0,
-        kinds: ['blocked_ssrf'],
-      });
+    it('a host name that resolves to a private address is refused at once: 422 for discover and estimate', async () => {
+      await expectError(await discover.POST(postRequest(DISCOVER, { rootUrl: 'http://localhost/', budgetMs: 2_000 })), 422, 'blocked_ssrf');
+      await expectError(await discover.POST(postRequest(DISCOVER, { rootUrl: 'http://localhost/sitemap.xml' })), 422, 'blocked_ssrf');
       await expectError(await estimate.POST(postRequest(ESTIMATE, { rootUrl: 'http://localhost/' })), 422, 'blocked_ssrf');
     });
 

@@ -7,5 +7,6 @@ export { readTextCapped } from './read-text.js';
 export { probeUrl } from './probe.js';
 export { classifyAddress } from './ip-classifier.js';
 export { assertUrlAllowed } from './ssrf-guard.js';
+export { assertHostAllowed } from './resolve-target.js';
 export { closeAgents, MAX_HEADER_BYTES } from './agent.js';
 export { MAX_GZIP_LAYERS } from './decode-body.js';

@@ -3,8 +3,8 @@ import { FetchError } from '../errors.js';
 import type { NetPolicy } from '../limits.js';
 import { createLogger } from '../../utils/logger.js';
 import { classifyAddress } from './ip-classifier.js';
-import { pinnedAddress, type Target } from './net-policy.js';
-import { assertAddressAllowed, ipLiteral, isReachable } from './ssrf-guard.js';
+import { pinnedAddress, targetOf, type Target } from './net-policy.js';
+import { assertAddressAllowed, assertUrlAllowed, ipLiteral, isReachable } from './ssrf-guard.js';
 
 const log = createLogger('factory:fetch');
 
@@ -28,4 +28,15 @@ async function lookupAll(target: Target): Promise<string[]> {
     log.warn({ event: 'dns_failed', url: target.url, host: target.host }, 'DNS lookup failed');
     throw new FetchError('fetch_failed', `cannot resolve ${target.host}`, { url: target.url, cause: error });
   }
+}
+
+/**
+ * Checks a URL's host as a fetch would, DNS included, without connecting: `blocked_ssrf` when no answer is
+ * allowed. A name that does not resolve passes (the fetch will report it): only refusals are decided here.
+ */
+export async function assertHostAllowed(url: URL, net: NetPolicy): Promise<void> {
+  assertUrlAllowed(url, net);
+  await resolveTarget(targetOf(url), net).catch((error: unknown) => {
+    if (error instanceof FetchError && error.kind === 'blocked_ssrf') throw error;
+  });
 }

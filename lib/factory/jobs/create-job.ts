@@ -3,7 +3,7 @@ import { newJobId } from '../../store/job-id.js';
 import type { JobStore, QueuedWork } from '../../store/job-store.js';
 import { parseRootUrl } from '../discovery.js';
 import { RequestError } from '../errors.js';
-import { assertUrlAllowed } from '../fetch/index.js';
+import { assertHostAllowed, assertUrlAllowed } from '../fetch/index.js';
 import { resolveWalkOptions, type WalkOptions, type WalkOptionsInput } from '../limits.js';
 import { isSiteRoot } from '../sitemap.js';
 import type { JobStatus } from '../types.js';
@@ -41,6 +41,10 @@ function planStart(input: CreateJobInput, options: WalkOptions): JobStart {
   return { rootUrl: rootUrl ?? null, sitemapUrls: urls, items, roots: true };
 }
 
+function firstUrl(work: QueuedWork): string {
+  return work.item.type === 'discover' ? work.item.rootUrl : work.item.ref.url;
+}
+
 // Refused here (invalid_url, blocked_ssrf) so a caller learns at once, not from a failed job later.
 function checkedUrl(url: string, options: WalkOptions): string {
   const parsed = parseRootUrl(url);
@@ -64,6 +68,8 @@ function resolveOptions(input: WalkOptionsInput | undefined): WalkOptions {
 export async function createJob(store: JobStore, input: CreateJobInput): Promise<JobStatus> {
   const options = resolveOptions(input.options);
   const start = planStart(input, options);
+  // Names are checked with DNS too (a host that resolves to loopback is refused now, not by a failed job later).
+  await Promise.all([...new Set(start.items.map(firstUrl))].map((url) => assertHostAllowed(new URL(url), options.net)));
   const jobId = newJobId();
   const meta = { jobId, rootUrl: start.rootUrl, sitemapUrls: start.sitemapUrls, options, createdAt: new Date().toISOString() };
   await store.createJob({ meta, items: start.items, roots: start.roots });
