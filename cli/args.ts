@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { z } from 'zod';
 import type { NetPolicy, WalkOptionsInput } from '../lib/factory/limits.js';
@@ -47,6 +48,8 @@ export function parseResolveEntry(entry: string): NetPolicy['resolve'][number] {
   const match = /^([^:]+):(\d{1,5}):\[?([^\]]+)\]?$/.exec(entry.trim());
   if (!match) throw new UsageError(`--resolve takes HOST:PORT:ADDR, not "${entry}"`);
   const [, host = '', port = '', address = ''] = match;
+  if (Number(port) > 65_535) throw new UsageError(`--resolve port must be 0..65535: "${entry}"`);
+  if (isIP(address) === 0) throw new UsageError(`--resolve address must be an IP address: "${entry}"`);
   return { host: host.toLowerCase(), port: Number(port), address };
 }
 

@@ -90,7 +90,8 @@ export async function main(argv: string[]): Promise<number> {
       process.stderr.write(`crawler-factory ${name}: ${error instanceof ZodError ? 'invalid option: ' : ''}${error.message}\n`);
       return 2;
     }
-    if (isFactoryError(error) && error.kind === 'invalid_url') {
+    // A refused argument (a URL that is not http(s), a malformed job id, an out-of-range budget) is a usage error.
+    if (isFactoryError(error) && (error.kind === 'invalid_url' || error.kind === 'bad_request')) {
       reportFatal(error, args.includes('--ndjson'));
       return 2;
     }

@@ -4,6 +4,7 @@ import { progressWanted } from '../progress.js';
 import { createJob, getJobStatus, readJobShard, runSlice } from '../../lib/factory/jobs/index.js';
 import type { JobStatus } from '../../lib/factory/types.js';
 import type { JobStore } from '../../lib/store/job-store.js';
+import { assertJobId } from '../../lib/store/job-id.js';
 import { MemoryJobStore } from '../../lib/store/memory-job-store.js';
 import { connectRedisJobStore, createUpstashJobStore, openJobStore } from '../../lib/store/open-job-store.js';
 
@@ -59,6 +60,8 @@ async function printShards(store: JobStore, status: JobStatus): Promise<void> {
 export async function jobRunCommand(args: string[]): Promise<number> {
   const { values, positionals } = parseCommandArgs(args, JOB_FLAGS);
   const budgetMs = intFlag('budget', values.budget, 100) ?? 10_000;
+  if (values.resume !== undefined && positionals.length > 0) throw new UsageError('give either <rootUrl> or --resume <jobId>, not both');
+  if (values.resume !== undefined) assertJobId(values.resume);
   const store = await openStore(values.store);
   try {
     const jobId = values.resume ?? (await createJob(store, { rootUrl: requirePositional(positionals, 'rootUrl'), options: walkOptionsFrom(values) })).jobId;

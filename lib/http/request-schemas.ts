@@ -35,5 +35,9 @@ export const JobActionRequestSchema = z
 
 /** `GET /api/factory/discover?jobId=...[&shard=N]`. */
 export const DiscoverQuerySchema = z
-  .object({ jobId: z.string().max(200), shard: z.coerce.number().int().nonnegative().max(10_000_000).optional() })
+  .object({
+    jobId: z.string().max(200),
+    // Digits only: coercion would read `shard=` as shard 0.
+    shard: z.string().regex(/^\d{1,8}$/, 'shard must be a whole number').transform(Number).optional(),
+  })
   .strict();
