@@ -3,7 +3,8 @@ import { FactoryError } from './errors.js';
 /**
  * Canonical identity of a sitemap URL, for the visited set: two spellings of one sitemap get one key.
  * Lower-case scheme and host, default port dropped (WHATWG parsing does both), fragment dropped,
- * trailing slash dropped except for the bare `/` path. Query strings are kept: `?page=2` is another sitemap.
+ * empty query dropped, trailing slash dropped except for the bare `/` path. Query strings are kept: `?page=2`
+ * is another sitemap.
  */
 export function identityKey(url: string): string {
   let parsed: URL;
@@ -13,6 +14,8 @@ export function identityKey(url: string): string {
     throw new FactoryError('invalid_url', `not an absolute URL: ${url}`, { url, cause });
   }
   parsed.hash = '';
+  // An empty query (`x.xml?`) is no query; assigning '' drops the dangling '?'.
+  if (parsed.search === '') parsed.search = '';
   if (parsed.pathname.length > 1 && parsed.pathname.endsWith('/')) {
     parsed.pathname = parsed.pathname.replace(/\/+$/, '') || '/';
   }

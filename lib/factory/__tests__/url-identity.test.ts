@@ -9,6 +9,7 @@ describe('identityKey', () => {
       'HTTPS://example.com:443/sitemap.xml',
       'https://example.com/sitemap.xml#top',
       'https://example.com/sitemap.xml/',
+      'https://example.com/sitemap.xml?',
       '  https://example.com/sitemap.xml  ',
     ];
     expect(new Set(variants.map(identityKey))).toEqual(new Set(['https://example.com/sitemap.xml']));
