@@ -131,6 +131,7 @@ class ReadCursor<T> {
   }
 
   summary(finalUrl: string, stats: ParseStats): SitemapReadSummary {
+    if (stats.truncated && !this.full) this.problem('invalid_xml', `document ends before its root element closes: the ${this.entries} entries read are kept`);
     const dropped = stats.dropped.tooLong + stats.dropped.relative + stats.dropped.badScheme + stats.dropped.malformed;
     return {
       url: this.ref.url,

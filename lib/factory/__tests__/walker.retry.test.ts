@@ -64,3 +64,15 @@ describe('failures name the sitemap that failed', () => {
     ]);
   });
 });
+
+describe('a sitemap cut off before its end', () => {
+  it('keeps the entries read and reports invalid_xml for it', async () => {
+    const whole = urlsetXml(pageUrls('https://e.com', 10));
+    const cut = whole.slice(0, whole.indexOf('<url><loc>https://e.com/p/7'));
+    server = await startLoopbackServer(() => ({ body: cut }));
+    const events = [];
+    for await (const event of walkUrlEvents(server.url('/s.xml'), open)) events.push(event);
+    expect(events.flatMap((event) => (event.type === 'batch' ? event.items : []))).toEqual(pageUrls('https://e.com', 7));
+    expect(events).toContainEqual(expect.objectContaining({ type: 'error', kind: 'invalid_xml', url: server.url('/s.xml') }));
+  });
+});

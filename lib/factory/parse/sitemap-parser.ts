@@ -17,6 +17,8 @@ interface Backend {
   write(text: string): void;
   end(): void;
   readonly format: SitemapFormat | null;
+  /** True once end() found the document cut before its root closed. */
+  readonly truncated?: boolean;
 }
 
 /**
@@ -42,7 +44,8 @@ class StreamingSitemapParser implements SitemapParser {
   get stats(): ParseStats {
     const { sink, ctx } = this;
     const format = this.backend?.format ?? null;
-    return { format, urls: sink.urls, sitemaps: sink.sitemaps, dropped: { ...sink.dropped }, bytes: ctx.bytes };
+    const truncated = this.backend?.truncated ?? false;
+    return { format, urls: sink.urls, sitemaps: sink.sitemaps, dropped: { ...sink.dropped }, bytes: ctx.bytes, truncated };
   }
 
   write(chunk: Uint8Array): ParsedItem[] {

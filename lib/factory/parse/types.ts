@@ -33,6 +33,8 @@ export interface ParseStats {
   dropped: DropCounts;
   /** Bytes written so far. */
   bytes: number;
+  /** The XML ended before its root element closed (a cut download or file): what was read is kept. */
+  truncated: boolean;
 }
 
 /** A push parser over the bytes of one sitemap: feed chunks, collect the items each chunk completes. */

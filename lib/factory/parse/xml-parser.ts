@@ -26,6 +26,8 @@ export class XmlSitemapParser implements TokenHandler {
   private readonly codes: number[] = new Array<number>(MAX_DEPTH + 1).fill(Ctx.Ignore);
   private readonly attrs: LinkAttributes = { rel: null, hreflang: null, href: null, isPermaLink: null };
   private depth = 0;
+  /** The document ended with its root still open. */
+  truncated = false;
   private rootSeen = false;
   private fieldText = '';
   private ending = false;
@@ -46,6 +48,7 @@ export class XmlSitemapParser implements TokenHandler {
   /** Closes what is still open (a field cut off by the end is discarded) and checks a root was found. */
   end(): void {
     this.ending = true;
+    this.truncated = this.rootSeen && this.depth > 0;
     this.tokens.end();
     if (!this.rootSeen) this.fail('invalid_xml', 'no root element');
   }
