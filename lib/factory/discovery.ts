@@ -84,6 +84,9 @@ async function probeFallbacks(
     requests += 1;
     const answer = await probeUrl(candidate, robotsRequestOptions(options, context.signal)).catch((error: unknown) => {
       if (context.signal?.aborted || (isFactoryError(error) && error.kind === 'blocked_ssrf')) throw error;
+      // A path that times out or drops the connection is not "absent": say so, then try the next one.
+      const kind = isFactoryError(error) ? error.kind : 'fetch_failed';
+      context.problems.push({ kind, url: candidate, message: error instanceof Error ? error.message : String(error), parent: null });
       return null;
     });
     if (answer && answer.status >= 200 && answer.status < 300) return { found: candidate, requests };

@@ -113,3 +113,15 @@ describe('walking a site that publishes no sitemap', () => {
     await expect(collect(walkSitemap(site.origin, open))).rejects.toMatchObject({ kind: 'not_sitemap', url: site.origin });
   });
 });
+
+describe('fallback paths that fail rather than answer', () => {
+  it('reports a well-known path that times out, and goes on to the next', async () => {
+    const site = await serve({
+      '/sitemap.xml': { delayMs: 2_000, body: 'late' },
+      '/sitemap_index.xml': { body: '<sitemapindex/>' },
+    });
+    const found = await discover(site.origin, resolveWalkOptions({ ...open, robotsTimeoutMs: 300 }));
+    expect(found.sitemaps).toEqual([site.url('/sitemap_index.xml')]);
+    expect(found.problems).toContainEqual(expect.objectContaining({ kind: 'timeout', url: site.url('/sitemap.xml') }));
+  });
+});
