@@ -50,9 +50,22 @@ import { RequestError, isFactoryError } from './errors.js';
 import { resolveWalkOptions, type WalkOptions, type WalkOptionsInput } from './limits.js';
 import { LanguageDetector } from './locale.js';
 import { countSitemap, isIndexCount, spreadPick, type CountContext, type SitemapCount } from './scope-counter.js';
+import {
+  ASSUMED_URLS_PER_SITEMAP,
+  EMPTY_FIGURES,
+  pointChildren,
+  pointUrls,
+  scopeFigures,
+  urlCeiling,
+  type SampleValue,
+  type ScopeFigures,
+  type TopRead,
+} from './scope-figures.js';
 import { ScopeEstimateSchema, type ScopeEstimate } from './types.js';
 import { tryIdentityKey } from './url-identity.js';
 import { createLogger } from '../utils/logger.js';
+
+export { ASSUMED_URLS_PER_SITEMAP, DEFAULT_SECONDS_PER_SITEMAP, DEFAULT_URLSET_SECONDS, LOW_URLS_PER_SITEMAP } from './scope-figures.js';
 
 const log = createLogger('factory:scope-estimator');
 
@@ -64,14 +77,6 @@ export const MAX_TOP_SITEMAPS = 4;
 export const MAX_SAMPLED_CHILDREN = 3;
 /** Levels below a sampled child followed (one request each) when the child is itself an index. */
 export const MAX_NESTED_SAMPLE_LEVELS = 2;
-/** Per-child floor of the index range (the issue's rule of thumb). */
-export const LOW_URLS_PER_SITEMAP = 1_000;
-/** Geometric middle of [1,000, 50,000]: the guess for an unsampled sitemap that is at most ~7x off either way. */
-export const ASSUMED_URLS_PER_SITEMAP = 7_071;
-/** Seconds per sub-sitemap when no sample was measured (DESIGN contract: subSitemapCount / 8 x 1.5 s). */
-export const DEFAULT_SECONDS_PER_SITEMAP = 1.5;
-/** Seconds for a flat urlset whose read time could not be measured (DESIGN contract). */
-export const DEFAULT_URLSET_SECONDS = 5;
 /** Most sitemap GETs one probe makes: the top sitemaps plus a chain of nested samples per sampled child. */
 export const MAX_SITEMAP_REQUESTS = MAX_TOP_SITEMAPS + MAX_SAMPLED_CHILDREN * (1 + MAX_NESTED_SAMPLE_LEVELS);
 // A sample started with less time than this would only cost a request and be cut at once.
@@ -102,36 +107,6 @@ class ProbeClock {
   essentialMs(): number {
     return Math.max(this.leftMs(), this.budgetMs / 4);
   }
-}
-
-/** The most URLs a sitemap can make the walk emit: the entry cap times the URLs per entry seen (at least one). */
-function urlCeiling(count: SitemapCount, limits: WalkOptions): number {
-  const perEntry = count.entries === 0 ? 1 : Math.max(1, count.urls / count.entries);
-  return Math.max(count.urls, Math.round(limits.maxUrlsPerSitemap * perEntry));
-}
-
-/** A urlset's URLs, scaled up when it was cut short; null when that cannot be done. */
-function pointUrls(count: SitemapCount, limits: WalkOptions): number | null {
-  return count.scale === null ? null : Math.min(urlCeiling(count, limits), Math.round(count.urls * count.scale));
-}
-
-/** An index's children, scaled up when it was cut short; null when that cannot be done. */
-function pointChildren(count: SitemapCount, limits: WalkOptions): number | null {
-  const ceiling = Math.max(count.children, limits.maxChildrenPerIndex);
-  return count.scale === null ? null : Math.min(ceiling, Math.round(count.children * count.scale));
-}
-
-/** A sampled sitemap's worth: URLs, sitemaps the walk fetches for it, and the most it could hold. */
-interface SampleValue {
-  urls: number;
-  sitemaps: number;
-  ceiling: number;
-}
-
-/** A top sitemap as the probe found it; `count` null when it could not be read. */
-interface TopRead {
-  url: string;
-  count: SitemapCount | null;
 }
 
 /** One probe's running state: what it counted, what it warns about, and its WAF signals. */
@@ -287,98 +262,6 @@ function describe(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
-/** The size figures of an estimate. */
-interface ScopeFigures {
-  subSitemapCount: number;
-  urlEstimateRange: [number, number];
-  urlEstimate: number | null;
-  sampledChildren: number;
-  expectedDuration: number;
-}
-
-/** A figure known as a floor, a point (null when unknown) and a ceiling. */
-interface Bounded {
-  low: number;
-  point: number | null;
-  high: number;
-}
-
-const addBounded = (a: Bounded, b: Bounded): Bounded => ({
-  low: a.low + b.low,
-  point: a.point === null || b.point === null ? null : a.point + b.point,
-  high: a.high + b.high,
-});
-
-const ZERO: Bounded = { low: 0, point: 0, high: 0 };
-const UNKNOWN: Bounded = { low: 0, point: null, high: 0 };
-
-/** URLs of the top urlsets (a failed top is unknown: the walk gets nothing from it, but we cannot say so for sure). */
-function topUrls(tops: TopRead[], limits: WalkOptions): Bounded {
-  return tops.reduce<Bounded>((sum, { count }) => {
-    if (count === null) return addBounded(sum, UNKNOWN);
-    if (isIndexCount(count)) return sum;
-    const high = count.complete ? count.urls : urlCeiling(count, limits);
-    return addBounded(sum, { low: count.urls, point: pointUrls(count, limits), high });
-  }, ZERO);
-}
-
-/** Sub-sitemaps: children of the top indexes plus the top sitemaps not read. */
-function subSitemaps(tops: TopRead[], unreadTops: number, limits: WalkOptions): Bounded {
-  const unread = { low: unreadTops, point: unreadTops, high: unreadTops };
-  return tops.reduce<Bounded>((sum, { count }) => {
-    if (count === null || !isIndexCount(count)) return sum;
-    const high = count.complete ? count.children : Math.max(count.children, limits.maxChildrenPerIndex);
-    return addBounded(sum, { low: count.children, point: pointChildren(count, limits), high });
-  }, unread);
-}
-
-/** Seconds the walk spends on the top urlsets: their measured (scaled) read time, else the default. */
-function topUrlsetSeconds(tops: TopRead[]): number {
-  const urlsets = tops.flatMap(({ count }) => (count !== null && !isIndexCount(count) ? [count] : []));
-  return urlsets.reduce((sum, count) => sum + (count.scale === null ? DEFAULT_URLSET_SECONDS : (count.ms * count.scale) / 1000), 0);
-}
-
-const mean = (values: number[]): number => values.reduce((sum, value) => sum + value, 0) / values.length;
-
-/** What the sampled children say per child: range floor and ceiling, mean URLs and sitemaps. */
-function perChild(samples: Array<SampleValue | null>, limits: WalkOptions) {
-  const sampled = samples.flatMap((value) => (value === null ? [] : [value]));
-  return {
-    sampled: sampled.length,
-    low: Math.min(LOW_URLS_PER_SITEMAP, ...sampled.map((value) => value.urls)),
-    high: Math.max(limits.maxUrlsPerSitemap, ...sampled.map((value) => value.ceiling)),
-    urls: sampled.length > 0 ? mean(sampled.map((value) => value.urls)) : null,
-    sitemaps: sampled.length > 0 ? mean(sampled.map((value) => value.sitemaps)) : 1,
-  };
-}
-
-/** What the probe read, as the figures need it. */
-interface ScopeReading {
-  tops: TopRead[];
-  unreadTops: number;
-  samples: Array<SampleValue | null>;
-  leafMs: number[];
-}
-
-/** Range, point estimate and duration from what the probe read (the rules at the top of this file). */
-function scopeFigures(reading: ScopeReading, limits: WalkOptions): ScopeFigures {
-  const direct = topUrls(reading.tops, limits);
-  const children = subSitemaps(reading.tops, reading.unreadTops, limits);
-  const child = perChild(reading.samples, limits);
-  const count = children.point ?? children.low;
-  const fromChildren = children.point === 0 ? 0 : children.point === null || child.urls === null ? null : children.point * child.urls;
-  const secondsPerSitemap = reading.leafMs.length > 0 ? mean(reading.leafMs) / 1000 : DEFAULT_SECONDS_PER_SITEMAP;
-  const seconds = topUrlsetSeconds(reading.tops) + ((count * child.sitemaps) / limits.concurrency) * secondsPerSitemap;
-  return {
-    subSitemapCount: count,
-    urlEstimateRange: [direct.low + children.low * child.low, direct.high + children.high * child.high],
-    urlEstimate: direct.point === null || fromChildren === null ? null : direct.point + Math.round(fromChildren),
-    sampledChildren: child.sampled,
-    expectedDuration: Math.round(seconds * 100) / 100,
-  };
-}
-
-const EMPTY_FIGURES: ScopeFigures = { subSitemapCount: 0, urlEstimateRange: [0, 0], urlEstimate: null, sampledChildren: 0, expectedDuration: 0 };
 
 /** Reads the top sitemaps and samples their children: the figures of a site whose sitemaps were found. */
 async function measure(probe: ScopeProbe, sitemaps: string[]): Promise<ScopeFigures> {
