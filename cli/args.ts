@@ -1,7 +1,6 @@
-import { isIP } from 'node:net';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { z } from 'zod';
-import type { NetPolicy, WalkOptionsInput } from '../lib/factory/limits.js';
+import { parseResolveEntry, type NetPolicy, type WalkOptionsInput } from '../lib/factory/limits.js';
 
 /** A usage error: the CLI prints it with the usage and exits 2. */
 export class UsageError extends Error {
@@ -36,21 +35,18 @@ export function parseCommandArgs<O extends Options>(args: string[], extra: O) {
 }
 
 /** A whole number flag (`--concurrency 4`), or undefined when absent. */
-export function intFlag(name: string, value: string | undefined, min = 0): number | undefined {
+export function intFlag(name: string, value: string | undefined, min = 0, max = Number.MAX_SAFE_INTEGER): number | undefined {
   if (value === undefined) return undefined;
-  const parsed = z.coerce.number().int().min(min).safeParse(value.trim() === '' ? Number.NaN : value);
-  if (!parsed.success) throw new UsageError(`--${name} takes a whole number >= ${min}, not "${value}"`);
+  const parsed = z.coerce.number().int().min(min).max(max).safeParse(value.trim() === '' ? Number.NaN : value);
+  if (!parsed.success) throw new UsageError(`--${name} takes a whole number in ${min}..${max}, not "${value}"`);
   return parsed.data;
 }
 
-/** `HOST:PORT:ADDR` (curl --resolve); an IPv6 address may be bracketed. */
-export function parseResolveEntry(entry: string): NetPolicy['resolve'][number] {
-  const match = /^([^:]+):(\d{1,5}):\[?([^\]]+)\]?$/.exec(entry.trim());
-  if (!match) throw new UsageError(`--resolve takes HOST:PORT:ADDR, not "${entry}"`);
-  const [, host = '', port = '', address = ''] = match;
-  if (Number(port) > 65_535) throw new UsageError(`--resolve port must be 0..65535: "${entry}"`);
-  if (isIP(address) === 0) throw new UsageError(`--resolve address must be an IP address: "${entry}"`);
-  return { host: host.toLowerCase(), port: Number(port), address };
+/** A `--resolve HOST:PORT:ADDR` flag, or a UsageError naming it. */
+function resolveFlag(entry: string): NetPolicy['resolve'][number] {
+  const parsed = parseResolveEntry(entry);
+  if (parsed === null) throw new UsageError(`--resolve takes HOST:PORT:ADDR with a port up to 65535 and an IP address, not "${entry}"`);
+  return parsed;
 }
 
 /** The network policy from flags and, for the server, from FACTORY_ALLOW_HOSTS / FACTORY_RESOLVE. */
@@ -58,7 +54,7 @@ export function netPolicyFrom(flags: { 'allow-private'?: boolean; 'allow-host'?:
   return {
     allowPrivate: flags['allow-private'] ?? false,
     allowHosts: (flags['allow-host'] ?? []).map((host) => host.trim().toLowerCase()).filter(Boolean),
-    resolve: (flags.resolve ?? []).map(parseResolveEntry),
+    resolve: (flags.resolve ?? []).map(resolveFlag),
   };
 }
 

@@ -1,4 +1,4 @@
-import { intFlag, parseCommandArgs, UsageError, walkOptionsFrom } from '../args.js';
+import { intFlag, parseCommandArgs, walkOptionsFrom } from '../args.js';
 import { progressWanted } from '../progress.js';
 import { runWalk } from './walk.js';
 import { startDemoSite } from '../../lib/demo/demo-site.js';
@@ -15,8 +15,7 @@ const DEMO_FLAGS = {
  */
 export async function demoCommand(args: string[]): Promise<number> {
   const { values } = parseCommandArgs(args, DEMO_FLAGS);
-  const port = intFlag('port', values.port, 0) ?? 0;
-  if (port > 65_535) throw new UsageError(`--port takes 0..65535, not ${port}`);
+  const port = intFlag('port', values.port, 0, 65_535) ?? 0;
   const site = await startDemoSite({ port });
   process.stderr.write(`demo site serving on ${site.origin} (robots.txt, nested index, gzip children, hreflang, extensions)\n`);
   const options = walkOptionsFrom(values);

@@ -9,8 +9,7 @@ const API_DIR = fileURLToPath(new URL('../../api/', import.meta.url));
 /** `crawler-factory serve [--port N] [--host H]`: the api/ handlers on a local HTTP server, until interrupted. */
 export async function serveCommand(args: string[]): Promise<number> {
   const { values } = parseCommandArgs(args, SERVE_FLAGS);
-  const port = intFlag('port', values.port, 0) ?? 3000;
-  if (port > 65_535) throw new UsageError(`--port takes 0..65535, not ${port}`);
+  const port = intFlag('port', values.port, 0, 65_535) ?? 3000;
   refuseJobLimits(values);
   netPolicyFrom(values); // validates --allow-host / --resolve now, not on the first request
   exportNetworkFlags(values);

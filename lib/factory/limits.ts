@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import { z } from 'zod';
 
 /** Default limits (DESIGN "Limits"); every one is an option, and each violation has its own error kind. */
@@ -41,6 +42,17 @@ export const NetPolicySchema = z.object({
   resolve: z.array(z.object({ host: z.string(), port: z.number().int(), address: z.string() })).default([]),
 });
 export type NetPolicy = z.infer<typeof NetPolicySchema>;
+
+/**
+ * One curl-style `HOST:PORT:ADDR` static DNS entry (`--resolve`, FACTORY_RESOLVE); an IPv6 address may be
+ * bracketed. Null when malformed: a port above 65535 or an address that is not an IP is refused too.
+ */
+export function parseResolveEntry(entry: string): NetPolicy['resolve'][number] | null {
+  const match = /^([^:]+):(\d{1,5}):\[?([^\]]+)\]?$/.exec(entry.trim());
+  const [, host = '', port = '', address = ''] = match ?? [];
+  if (!match || Number(port) > 65_535 || isIP(address) === 0) return null;
+  return { host: host.toLowerCase(), port: Number(port), address };
+}
 
 const positiveInt = z.number().int().positive();
 const limitOrInfinity = z.union([positiveInt, z.literal(Number.POSITIVE_INFINITY)]);

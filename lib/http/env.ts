@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { NetPolicy } from '../factory/limits.js';
+import { parseResolveEntry, type NetPolicy } from '../factory/limits.js';
 
 /** The service's environment, validated: read when a request arrives, never at import time. */
 export const ServiceEnvSchema = z.object({
@@ -36,9 +36,9 @@ export function netPolicyFromEnv(env: ServiceEnv): NetPolicy {
     allowPrivate: env.FACTORY_ALLOW_PRIVATE === '1' || env.FACTORY_ALLOW_PRIVATE === 'true',
     allowHosts: list(env.FACTORY_ALLOW_HOSTS).map((host) => host.toLowerCase()),
     resolve: list(env.FACTORY_RESOLVE).map((entry) => {
-      const match = /^([^:]+):(\d{1,5}):\[?([^\]]+)\]?$/.exec(entry);
-      if (!match) throw new z.ZodError([{ code: 'custom', path: ['FACTORY_RESOLVE'], message: `not HOST:PORT:ADDR: ${entry}`, input: entry }]);
-      return { host: (match[1] ?? '').toLowerCase(), port: Number(match[2]), address: match[3] ?? '' };
+      const parsed = parseResolveEntry(entry);
+      if (parsed === null) throw new z.ZodError([{ code: 'custom', path: ['FACTORY_RESOLVE'], message: `not HOST:PORT:ADDR: ${entry}`, input: entry }]);
+      return parsed;
     }),
   };
 }
