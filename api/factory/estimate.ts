@@ -1,4 +1,4 @@
-import { estimateScope } from '../../lib/factory/scope-estimator.js';
+import { estimateScope } from '../../lib/factory/scope/scope-estimator.js';
 import { ESTIMATE_BUDGET_MS } from '../../lib/http/api-limits.js';
 import { handle } from '../../lib/http/handler.js';
 import { readJsonBody } from '../../lib/http/request.js';

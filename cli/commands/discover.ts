@@ -1,6 +1,6 @@
 import { parseCommandArgs, requirePositional, walkOptionsFrom } from '../args.js';
 import { LineWriter } from '../output.js';
-import { discover } from '../../lib/factory/discovery.js';
+import { discover } from '../../lib/factory/discovery/discovery.js';
 import { resolveWalkOptions } from '../../lib/factory/limits.js';
 
 /** `crawler-factory discover <rootUrl>`: the site's sitemap URLs, one a line (or NDJSON with --ndjson). */

@@ -1,6 +1,6 @@
 import { intFlag, parseCommandArgs, requirePositional, walkOptionsFrom } from '../args.js';
 import { LineWriter } from '../output.js';
-import { estimateScope } from '../../lib/factory/scope-estimator.js';
+import { estimateScope } from '../../lib/factory/scope/scope-estimator.js';
 
 const ESTIMATE_FLAGS = {
   budget: { type: 'string' },

@@ -1,6 +1,6 @@
 import { parseCommandArgs, requirePositional, walkOptionsFrom } from '../args.js';
 import { LineWriter } from '../output.js';
-import { groupByPathPrefix } from '../../lib/factory/path-grouper.js';
+import { groupByPathPrefix } from '../../lib/factory/scope/path-grouper.js';
 import { walkSitemap, type WalkCallOptions } from '../../lib/factory/sitemap.js';
 
 // Child sitemaps that fail are reported on stderr, as `walk` does; the groups on stdout stay pure NDJSON.

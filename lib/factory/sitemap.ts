@@ -1,15 +1,15 @@
-import { discover, fallbackAfterRobots, parseRootUrl } from './discovery.js';
+import { discover, fallbackAfterRobots, parseRootUrl } from './discovery/discovery.js';
 import { FactoryError, isFactoryError } from './errors.js';
 import { resolveWalkOptions, type WalkOptions, type WalkOptionsInput } from './limits.js';
-import { localeOf, pathPrefixOf } from './locale.js';
-import { readSitemap, type ItemMapper, type ReadSitemapContext } from './sitemap-reader.js';
+import { localeOf, pathPrefixOf } from './scope/locale.js';
+import { readSitemap, type ItemMapper, type ReadSitemapContext } from './walk/sitemap-reader.js';
 import type { ParsedUrl, SitemapEntry, SitemapRef, WalkState } from './types.js';
-import { UrlExpander } from './url-expander.js';
-import { SitemapWalk, type WalkEvent } from './walker.js';
+import { UrlExpander } from './url/url-expander.js';
+import { SitemapWalk, type WalkEvent } from './walk/walker.js';
 import { createLogger } from '../utils/logger.js';
 
-export { BATCH_SIZE, type WalkEvent } from './walker.js';
-export { FALLBACK_SITEMAP_PATHS, type Discovery } from './discovery.js';
+export { BATCH_SIZE, type WalkEvent } from './walk/walker.js';
+export { FALLBACK_SITEMAP_PATHS, type Discovery } from './discovery/discovery.js';
 
 const log = createLogger('factory:sitemap');
 

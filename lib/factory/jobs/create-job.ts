@@ -1,13 +1,13 @@
 import { z } from 'zod';
 import { newJobId } from '../../store/job-id.js';
 import type { JobStore, QueuedWork } from '../../store/job-store.js';
-import { parseRootUrl } from '../discovery.js';
+import { parseRootUrl } from '../discovery/discovery.js';
 import { RequestError } from '../errors.js';
 import { assertHostAllowed, assertUrlAllowed } from '../fetch/index.js';
 import { resolveWalkOptions, type WalkOptions, type WalkOptionsInput } from '../limits.js';
 import { isSiteRoot } from '../sitemap.js';
 import type { JobStatus } from '../types.js';
-import { identityKey } from '../url-identity.js';
+import { identityKey } from '../url/url-identity.js';
 
 /** A job to start: a site root (discovered first; any other URL is read as a sitemap) or sitemap URLs, and limits. */
 export interface CreateJobInput {

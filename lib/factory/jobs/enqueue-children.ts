@@ -1,6 +1,6 @@
 import { SHARD_SIZE, type QueuedWork } from '../../store/job-store.js';
 import type { ReportedError, SitemapRef } from '../types.js';
-import { tryIdentityKey } from '../url-identity.js';
+import { tryIdentityKey } from '../url/url-identity.js';
 import { haltSlice, type SliceContext } from './slice-context.js';
 
 /** Child sitemaps sent to the store per call: bounded request size (Upstash caps request bodies). */

@@ -1,5 +1,5 @@
 import type { ClaimedWork } from '../../store/job-store.js';
-import { discover, type Discovery } from '../discovery.js';
+import { discover, type Discovery } from '../discovery/discovery.js';
 import { toFactoryError } from '../errors.js';
 import type { ReportedError } from '../types.js';
 import { enqueueRefs } from './enqueue-children.js';

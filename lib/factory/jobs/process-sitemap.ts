@@ -1,6 +1,6 @@
 import { SHARD_SIZE, type ClaimedWork, type WorkFailure } from '../../store/job-store.js';
 import { toFactoryError, type FactoryError } from '../errors.js';
-import type { SitemapReadEvent, SitemapReadSummary } from '../sitemap-reader.js';
+import type { SitemapReadEvent, SitemapReadSummary } from '../walk/sitemap-reader.js';
 import { readSitemapUrls } from '../sitemap.js';
 import type { ReportedError, SitemapRef } from '../types.js';
 import { enqueueRefs, rejectedChildrenError, type ChildTally } from './enqueue-children.js';

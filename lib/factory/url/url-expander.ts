@@ -1,4 +1,4 @@
-import type { ParsedUrl } from './types.js';
+import type { ParsedUrl } from '../types.js';
 
 /**
  * Turns the entries of ONE sitemap into page URLs: the loc, then its hreflang alternates not produced before.

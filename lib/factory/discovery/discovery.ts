@@ -1,11 +1,11 @@
-import { FactoryError, isFactoryError } from './errors.js';
-import { assertUrlAllowed, probeUrl } from './fetch/index.js';
-import type { WalkOptions } from './limits.js';
-import { robotsRequestOptions } from './request-options.js';
+import { FactoryError, isFactoryError } from '../errors.js';
+import { assertUrlAllowed, probeUrl } from '../fetch/index.js';
+import type { WalkOptions } from '../limits.js';
+import { robotsRequestOptions } from '../fetch/request-options.js';
 import { fetchRobotsTxt, isPathAllowed, robotsOf, type RobotsResult, type RobotsRule } from './robots.js';
-import type { ReportedError } from './types.js';
-import { tryIdentityKey } from './url-identity.js';
-import { createLogger } from '../utils/logger.js';
+import type { ReportedError } from '../types.js';
+import { tryIdentityKey } from '../url/url-identity.js';
+import { createLogger } from '../../utils/logger.js';
 
 const log = createLogger('factory:discovery');
 

@@ -1,11 +1,11 @@
 import { setMaxListeners } from 'node:events';
-import { FactoryError, toFactoryError } from './errors.js';
-import type { WalkOptions } from './limits.js';
+import { FactoryError, toFactoryError } from '../errors.js';
+import type { WalkOptions } from '../limits.js';
 import { SignalQueue } from './signal-queue.js';
 import { readSitemap, type ItemMapper, type SitemapReadEvent, type SitemapReadSummary } from './sitemap-reader.js';
-import type { ActiveSitemap, ReportedError, SitemapFormat, SitemapRef, WalkState, WalkSummary } from './types.js';
-import { tryIdentityKey } from './url-identity.js';
-import { createLogger } from '../utils/logger.js';
+import type { ActiveSitemap, ReportedError, SitemapFormat, SitemapRef, WalkState, WalkSummary } from '../types.js';
+import { tryIdentityKey } from '../url/url-identity.js';
+import { createLogger } from '../../utils/logger.js';
 
 const log = createLogger('factory:walker');
 

@@ -45,9 +45,9 @@
  *   within the budget; the fallback chain has no shared deadline (each probe is bounded; the caller's signal cancels it).
  */
 import { z } from 'zod';
-import { discover, parseRootUrl, type Discovery } from './discovery.js';
-import { RequestError, isFactoryError } from './errors.js';
-import { resolveWalkOptions, type WalkOptions, type WalkOptionsInput } from './limits.js';
+import { discover, parseRootUrl, type Discovery } from '../discovery/discovery.js';
+import { RequestError, isFactoryError } from '../errors.js';
+import { resolveWalkOptions, type WalkOptions, type WalkOptionsInput } from '../limits.js';
 import { LanguageDetector } from './locale.js';
 import { countSitemap, isIndexCount, spreadPick, type CountContext, type SitemapCount } from './scope-counter.js';
 import {
@@ -61,9 +61,9 @@ import {
   type ScopeFigures,
   type TopRead,
 } from './scope-figures.js';
-import { ScopeEstimateSchema, type ScopeEstimate } from './types.js';
-import { tryIdentityKey } from './url-identity.js';
-import { createLogger } from '../utils/logger.js';
+import { ScopeEstimateSchema, type ScopeEstimate } from '../types.js';
+import { tryIdentityKey } from '../url/url-identity.js';
+import { createLogger } from '../../utils/logger.js';
 
 export { ASSUMED_URLS_PER_SITEMAP, DEFAULT_SECONDS_PER_SITEMAP, DEFAULT_URLSET_SECONDS, LOW_URLS_PER_SITEMAP } from './scope-figures.js';
 

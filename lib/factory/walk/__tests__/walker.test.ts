@@ -1,8 +1,8 @@
 import { gzipSync } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
-import { startLoopbackServer, routeTable, type CannedResponse, type LoopbackServer } from '../../demo/loopback-server.js';
-import { walkSitemap, walkSitemapEntries, walkUrlEvents, type WalkEvent } from '../sitemap.js';
-import { XML, collect, indexXml, pageUrls, urlsetXml } from '../../../test/helpers/sitemap-xml.js';
+import { startLoopbackServer, routeTable, type CannedResponse, type LoopbackServer } from '../../../demo/loopback-server.js';
+import { walkSitemap, walkSitemapEntries, walkUrlEvents, type WalkEvent } from '../../sitemap.js';
+import { XML, collect, indexXml, pageUrls, urlsetXml } from '../../../../test/helpers/sitemap-xml.js';
 
 const open = { net: { allowPrivate: true } };
 let server: LoopbackServer | null = null;

@@ -1,4 +1,4 @@
-import { identityKey } from './url-identity.js';
+import { identityKey } from '../url/url-identity.js';
 
 /** One Allow/Disallow rule of the group that applies to us (RFC 9309 section 2.2.2). */
 export interface RobotsRule {

@@ -1,9 +1,9 @@
-import { FactoryError, isFactoryError } from './errors.js';
-import { readTextCapped, safeRequest } from './fetch/index.js';
-import type { WalkOptions } from './limits.js';
-import { robotsRequestOptions } from './request-options.js';
+import { FactoryError, isFactoryError } from '../errors.js';
+import { readTextCapped, safeRequest } from '../fetch/index.js';
+import type { WalkOptions } from '../limits.js';
+import { robotsRequestOptions } from '../fetch/request-options.js';
 import { parseRobotsTxt, type RobotsTxt } from './robots-rules.js';
-import { createLogger } from '../utils/logger.js';
+import { createLogger } from '../../utils/logger.js';
 
 export { isPathAllowed, parseRobotsTxt, type RobotsRule, type RobotsTxt } from './robots-rules.js';
 

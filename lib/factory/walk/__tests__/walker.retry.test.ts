@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { startLoopbackServer, type LoopbackServer } from '../../demo/loopback-server.js';
+import { startLoopbackServer, type LoopbackServer } from '../../../demo/loopback-server.js';
 import { READ_ATTEMPTS } from '../sitemap-reader.js';
-import { walkSitemap, walkUrlEvents } from '../sitemap.js';
-import { collect, pageUrls, urlsetXml } from '../../../test/helpers/sitemap-xml.js';
+import { walkSitemap, walkUrlEvents } from '../../sitemap.js';
+import { collect, pageUrls, urlsetXml } from '../../../../test/helpers/sitemap-xml.js';
 
 const open = { net: { allowPrivate: true } };
 let server: LoopbackServer | null = null;

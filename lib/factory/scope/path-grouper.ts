@@ -25,15 +25,15 @@
  * was evicted and came back counts only its URLs since it came back (its count is a lower bound).
  */
 import { z } from 'zod';
-import { RequestError } from './errors.js';
+import { RequestError } from '../errors.js';
 import {
   LanguageDetector,
   addBounded,
   leadingSegments,
   type PathSegment,
 } from './locale.js';
-import { PathGroupSchema, type PathGroup } from './types.js';
-import { createLogger } from '../utils/logger.js';
+import { PathGroupSchema, type PathGroup } from '../types.js';
+import { createLogger } from '../../utils/logger.js';
 
 const log = createLogger('factory:path-grouper');
 

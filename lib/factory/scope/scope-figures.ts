@@ -2,7 +2,7 @@
  * The figures of a scope estimate, from what the probe read: the URL range, the point estimate, the number of
  * sub-sitemaps and the expected duration. Pure arithmetic; the rules are stated at the top of scope-estimator.ts.
  */
-import type { WalkOptions } from './limits.js';
+import type { WalkOptions } from '../limits.js';
 import { isIndexCount, type SitemapCount } from './scope-counter.js';
 
 /** Per-child floor of the index range (the rule of thumb). */

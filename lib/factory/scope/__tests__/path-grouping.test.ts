@@ -3,7 +3,7 @@ import { beforeEach, describe, expect, it, vi } from 'vitest';
 
 // Capture the grouper's log events to check they are aggregated, not one line per URL.
 const logged = vi.hoisted(() => ({ events: [] as { level: string; event: unknown; fields: Record<string, unknown> }[] }));
-vi.mock('../../utils/logger.js', () => {
+vi.mock('../../../utils/logger.js', () => {
   const record = (level: string) => (fields: Record<string, unknown>) => {
     logged.events.push({ level, event: fields.event, fields });
   };
@@ -11,10 +11,10 @@ vi.mock('../../utils/logger.js', () => {
   return { createLogger: () => logger };
 });
 
-import { RequestError } from '../errors.js';
+import { RequestError } from '../../errors.js';
 import { LanguageDetector } from '../locale.js';
 import { OTHER_GROUP, PathGrouper, groupByPathPrefix, type PathGroupOptions } from '../path-grouper.js';
-import { PathGroupSchema, type PathGroup } from '../types.js';
+import { PathGroupSchema, type PathGroup } from '../../types.js';
 
 const site = 'https://www.example.com';
 

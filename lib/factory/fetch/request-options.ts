@@ -1,5 +1,5 @@
-import type { OpenSitemapOptions, RequestOptions } from './fetch/index.js';
-import type { WalkOptions } from './limits.js';
+import type { OpenSitemapOptions, RequestOptions } from './index.js';
+import type { WalkOptions } from '../limits.js';
 
 /** Request options for one sitemap fetch, from the walk's options. */
 export function sitemapRequestOptions(options: WalkOptions, signal?: AbortSignal): OpenSitemapOptions {

@@ -1,4 +1,4 @@
-import { FactoryError } from './errors.js';
+import { FactoryError } from '../errors.js';
 
 /**
  * Canonical identity of a sitemap URL, for the visited set: two spellings of one sitemap get one key.

@@ -1,9 +1,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { startLoopbackServer, routeTable, type CannedResponse, type LoopbackServer } from '../../demo/loopback-server.js';
+import { startLoopbackServer, routeTable, type CannedResponse, type LoopbackServer } from '../../../demo/loopback-server.js';
 import { discover } from '../discovery.js';
-import { resolveWalkOptions } from '../limits.js';
-import { discoverSitemaps, walkSitemap, walkUrlEvents } from '../sitemap.js';
-import { XML, collect, urlsetXml } from '../../../test/helpers/sitemap-xml.js';
+import { resolveWalkOptions } from '../../limits.js';
+import { discoverSitemaps, walkSitemap, walkUrlEvents } from '../../sitemap.js';
+import { XML, collect, urlsetXml } from '../../../../test/helpers/sitemap-xml.js';
 
 const open = { net: { allowPrivate: true } };
 let server: LoopbackServer | null = null;

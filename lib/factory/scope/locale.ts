@@ -24,7 +24,7 @@
  * Only ISO 639-1 is accepted (as Google requires for hreflang): three-letter codes such as `fil`
  * are not reported.
  */
-import { createLogger } from '../utils/logger.js';
+import { createLogger } from '../../utils/logger.js';
 
 const log = createLogger('factory:locale');
 

@@ -1,10 +1,10 @@
-import { FactoryError, toFactoryError } from './errors.js';
-import { openSitemap } from './fetch/index.js';
-import type { WalkOptions } from './limits.js';
-import { createSitemapParser, type ParsedItem, type ParseStats } from './parse/index.js';
-import { sitemapRequestOptions } from './request-options.js';
-import type { ParsedUrl, ReportedError, SitemapFormat, SitemapRef } from './types.js';
-import { createLogger } from '../utils/logger.js';
+import { FactoryError, toFactoryError } from '../errors.js';
+import { openSitemap } from '../fetch/index.js';
+import type { WalkOptions } from '../limits.js';
+import { createSitemapParser, type ParsedItem, type ParseStats } from '../parse/index.js';
+import { sitemapRequestOptions } from '../fetch/request-options.js';
+import type { ParsedUrl, ReportedError, SitemapFormat, SitemapRef } from '../types.js';
+import { createLogger } from '../../utils/logger.js';
 
 const log = createLogger('factory:sitemap-reader');
 
