@@ -3,7 +3,7 @@ import { FactoryError, isFactoryError } from './errors.js';
 import { resolveWalkOptions, type WalkOptions, type WalkOptionsInput } from './limits.js';
 import { localeOf, pathPrefixOf } from './scope/locale.js';
 import { readSitemap, type ItemMapper, type ReadSitemapContext } from './walk/sitemap-reader.js';
-import type { ParsedUrl, SitemapEntry, SitemapRef, WalkState } from './types.js';
+import type { ParsedUrl, ShardEntry, SitemapEntry, SitemapRef, WalkState } from './types.js';
 import { UrlExpander } from './url/url-expander.js';
 import { SitemapWalk, type WalkEvent } from './walk/walker.js';
 import { createLogger } from '../utils/logger.js';
@@ -108,7 +108,16 @@ async function discoveredRoots(url: string, limits: WalkOptions, signal?: AbortS
   return found;
 }
 
-/** Reads one sitemap as page URLs from `context.skip` on (the job runner's unit of work and of shards). */
-export function readSitemapUrls(ref: SitemapRef, options: WalkOptions, context: ReadSitemapContext) {
-  return readSitemap(ref, options, { ...context, createMapper: createUrlMapper });
+/** Maps each parsed page to shard entries: its URLs as `createUrlMapper` emits them, each with the page's lastmod, changefreq and priority. */
+export const createShardEntryMapper = (): ItemMapper<ShardEntry> => {
+  const expander = new UrlExpander();
+  return (parsed, ref) => {
+    const { lastmod, changefreq, priority } = parsed;
+    return expander.expand(parsed).map((url) => ({ url, lastmod, changefreq, priority, source: ref.url }));
+  };
+};
+
+/** Reads one sitemap as shard entries from `context.skip` on (the job runner's unit of work and of shards). */
+export function readSitemapShardEntries(ref: SitemapRef, options: WalkOptions, context: ReadSitemapContext) {
+  return readSitemap(ref, options, { ...context, createMapper: createShardEntryMapper });
 }

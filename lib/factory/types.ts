@@ -71,6 +71,16 @@ export const SitemapEntrySchema = ParsedUrlSchema.extend({
 });
 export type SitemapEntry = z.infer<typeof SitemapEntrySchema>;
 
+/** One page URL as a job shard keeps it: the URL with what its sitemap says of it (alternates inherit their loc's). */
+export const ShardEntrySchema = z.object({
+  url: z.string(),
+  lastmod: z.string().nullable(),
+  changefreq: ChangefreqSchema.nullable(),
+  priority: z.number().nullable(),
+  source: z.string(),
+});
+export type ShardEntry = z.infer<typeof ShardEntrySchema>;
+
 /** Formats the parser recognises from the bytes. */
 export const SitemapFormatSchema = z.enum(['urlset', 'sitemapindex', 'text', 'rss', 'atom']);
 export type SitemapFormat = z.infer<typeof SitemapFormatSchema>;

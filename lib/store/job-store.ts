@@ -1,4 +1,4 @@
-import type { JobState, JobStatus, ReportedError } from '../factory/types.js';
+import type { JobState, JobStatus, ReportedError, ShardEntry } from '../factory/types.js';
 import type { JobMeta, JobMetaInput, WorkItem } from './records.js';
 
 /** URLs a shard holds at most; the runner cuts a sitemap's URLs into shards of this size. */
@@ -44,12 +44,12 @@ export interface ClaimRequest {
   leaseMs: number;
 }
 
-/** Adds a shard of `urls` taken at `offset` of the claimed sitemap. */
+/** Adds a shard of `entries` taken at `offset` of the claimed sitemap. */
 export interface CommitRequest {
   workId: string;
   token: string;
   offset: number;
-  urls: string[];
+  entries: ShardEntry[];
 }
 
 /**
@@ -121,7 +121,7 @@ export interface JobStore {
   /** Stops a running job (a finished or failed one keeps its state). */
   stop(jobId: string): Promise<JobStatus>;
   /** Shard `n` (0-based), or null when it does not exist (not yet written, or expired). */
-  readShard(jobId: string, n: number): Promise<string[] | null>;
+  readShard(jobId: string, n: number): Promise<ShardEntry[] | null>;
   /** Closes connections. */
   close(): Promise<void>;
 }

@@ -1,4 +1,4 @@
-import type { JobStatus } from '../factory/types.js';
+import type { JobStatus, ShardEntry } from '../factory/types.js';
 import { createLogger } from '../utils/logger.js';
 import { assertJobId } from './job-id.js';
 import {
@@ -107,7 +107,7 @@ export class MemoryJobStore implements JobStore {
     return this.getStatus(jobId);
   }
 
-  async readShard(jobId: string, n: number): Promise<string[] | null> {
+  async readShard(jobId: string, n: number): Promise<ShardEntry[] | null> {
     const raw = this.get(jobId).shards.get(n);
     return raw === undefined ? null : parseJsonRecord(raw, ShardSchema, `memory shard ${jobId}/${n}`);
   }

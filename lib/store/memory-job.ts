@@ -9,7 +9,7 @@ import {
   type FinishResult,
   type QueuedWork,
 } from './job-store.js';
-import { parseJsonRecord, serializeError, WorkItemSchema } from './records.js';
+import { parseJsonRecord, serializeError, serializeShard, WorkItemSchema } from './records.js';
 
 /** Counters and state of one in-memory job; the same fields as the Redis status hash. */
 export interface MemoryCounters {
@@ -85,7 +85,7 @@ export class MemoryJob {
 
   /** Shard, offset and counters in one step, after lease and offset checks (COMMIT_SHARD script). */
   commit(request: CommitRequest, now: number): CommitResult {
-    const { workId, token, offset, urls } = request;
+    const { workId, token, offset, entries } = request;
     const mark = `${token}:${offset}:`;
     const last = this.commits.get(workId);
     if (last?.startsWith(mark)) return { type: 'duplicate', shard: Number(last.slice(mark.length)) };
@@ -94,12 +94,12 @@ export class MemoryJob {
     const recorded = this.offsets.get(workId) ?? 0;
     if (recorded !== offset) return { type: 'offset_mismatch', offset: recorded };
     const { maxUrls, urlsFound } = this.counters;
-    if (maxUrls > 0 && urlsFound + urls.length > maxUrls) return { type: 'over_limit', allowance: maxUrls - urlsFound };
+    if (maxUrls > 0 && urlsFound + entries.length > maxUrls) return { type: 'over_limit', allowance: maxUrls - urlsFound };
     const shard = this.counters.shardsWritten++;
-    this.shards.set(shard, JSON.stringify(urls));
-    this.offsets.set(workId, offset + urls.length);
+    this.shards.set(shard, serializeShard(entries));
+    this.offsets.set(workId, offset + entries.length);
     this.commits.set(workId, mark + shard);
-    this.counters.urlsFound += urls.length;
+    this.counters.urlsFound += entries.length;
     if (maxUrls > 0 && this.counters.urlsFound >= maxUrls) this.stopAtMaxUrls(maxUrls);
     return { type: 'committed', shard, urlsFound: this.counters.urlsFound };
   }

@@ -1,6 +1,15 @@
 import { z } from 'zod';
 import { WalkOptionsSchema, type WalkOptions } from '../factory/limits.js';
-import { JobStateSchema, ReportedErrorSchema, SitemapRefSchema, type JobState, type JobStatus, type ReportedError } from '../factory/types.js';
+import {
+  ChangefreqSchema,
+  JobStateSchema,
+  ReportedErrorSchema,
+  SitemapRefSchema,
+  type JobState,
+  type JobStatus,
+  type ReportedError,
+  type ShardEntry,
+} from '../factory/types.js';
 import { JobIdSchema } from './job-id.js';
 import { StoreError } from './store-errors.js';
 
@@ -60,8 +69,25 @@ export const StatusHashSchema = z.object({
 });
 export type StatusHash = z.infer<typeof StatusHashSchema>;
 
-/** A shard: at most 1000 page URLs of one sitemap, as a JSON array string. */
-export const ShardSchema = z.array(z.string()).max(1000);
+/**
+ * A shard as stored: at most 1000 entries of one sitemap, compact (the source once, each entry a tuple) because
+ * a big job keeps a million of them in Redis.
+ */
+const StoredShardSchema = z.object({
+  s: z.string(),
+  e: z.array(z.tuple([z.string(), z.string().nullable(), ChangefreqSchema.nullable(), z.number().nullable()])).max(1000),
+});
+
+/** A stored shard read back as entries. */
+export const ShardSchema = StoredShardSchema.transform(({ s, e }): ShardEntry[] =>
+  e.map(([url, lastmod, changefreq, priority]) => ({ url, lastmod, changefreq, priority, source: s })),
+);
+
+/** A shard's entries in their stored form (all of one sitemap: the first entry's source names it). */
+export function serializeShard(entries: ShardEntry[]): string {
+  const source = entries[0]?.source ?? '';
+  return JSON.stringify({ s: source, e: entries.map((entry) => [entry.url, entry.lastmod, entry.changefreq, entry.priority]) });
+}
 
 /** Parses `raw` (a JSON string) with `schema`; a record that does not validate is corrupt, never trusted. */
 export function parseJsonRecord<T>(raw: string, schema: z.ZodType<T>, key: string): T {

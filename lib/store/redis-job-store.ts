@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { JobStatus } from '../factory/types.js';
+import type { JobStatus, ShardEntry } from '../factory/types.js';
 import { createLogger } from '../utils/logger.js';
 import { assertJobId } from './job-id.js';
 import {
@@ -18,7 +18,7 @@ import {
   type StoreKind,
 } from './job-store.js';
 import { jobKeyPrefix, jobKeys, shardKey } from './keys.js';
-import { parseJsonRecord, parseMeta, parseRecord, serializeError, serializeMeta, ShardSchema, type JobMeta } from './records.js';
+import { parseJsonRecord, parseMeta, parseRecord, serializeError, serializeMeta, serializeShard, ShardSchema, type JobMeta } from './records.js';
 import { CountingCommands, type CommandStats, type RedisCommands } from './redis-commands.js';
 import { checkGuard, toClaimResult, toCommitResult, toEnqueueResult, toFinishResult, toJobStatus } from './replies.js';
 import { ScriptRunner, type RetryPolicy } from './script-runner.js';
@@ -93,8 +93,8 @@ export class RedisJobStore implements JobStore {
   }
 
   async commitShard(jobId: string, request: CommitRequest): Promise<CommitResult> {
-    const { workId, token, offset, urls } = request;
-    const reply = await this.run(COMMIT_SHARD, assertJobId(jobId), [token, workId, String(offset), String(urls.length), JSON.stringify(urls)]);
+    const { workId, token, offset, entries } = request;
+    const reply = await this.run(COMMIT_SHARD, assertJobId(jobId), [token, workId, String(offset), String(entries.length), serializeShard(entries)]);
     return toCommitResult(reply, this.key(jobId));
   }
 
@@ -120,7 +120,7 @@ export class RedisJobStore implements JobStore {
     return toJobStatus(reply, jobId, this.key(jobId));
   }
 
-  async readShard(jobId: string, n: number): Promise<string[] | null> {
+  async readShard(jobId: string, n: number): Promise<ShardEntry[] | null> {
     if (!Number.isSafeInteger(n) || n < 0) return null;
     const key = shardKey(assertJobId(jobId), n);
     const raw = await this.runner.send(['GET', key]);

@@ -1,4 +1,4 @@
 // Resumable discovery jobs over a JobStore: create, run time-boxed slices, stop, read status and shards.
 export { createJob, type CreateJobInput } from './create-job.js';
 export { runSlice, type RunSliceOptions } from './run-slice.js';
-export { getJobStatus, readJobShard, stopJob } from './job-control.js';
+export { getJobStatus, readJobShard, readJobShardEntries, stopJob } from './job-control.js';

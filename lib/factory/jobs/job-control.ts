@@ -1,5 +1,5 @@
 import type { JobStore } from '../../store/job-store.js';
-import type { JobStatus } from '../types.js';
+import type { JobStatus, ShardEntry } from '../types.js';
 
 /** Stops a job: it answers `stopped` at once, and running slices halt at their next store step. */
 export function stopJob(store: JobStore, jobId: string): Promise<JobStatus> {
@@ -13,6 +13,12 @@ export function getJobStatus(store: JobStore, jobId: string): Promise<JobStatus>
 
 /** The URLs of shard `n` (0-based, below `shardsWritten`), or null when there is no such shard. */
 export async function readJobShard(store: JobStore, jobId: string, n: number): Promise<{ jobId: string; shard: number; urls: string[] } | null> {
-  const urls = await store.readShard(jobId, n);
-  return urls === null ? null : { jobId, shard: n, urls };
+  const entries = await store.readShard(jobId, n);
+  return entries === null ? null : { jobId, shard: n, urls: entries.map((entry) => entry.url) };
+}
+
+/** The entries of shard `n` (URL, lastmod, changefreq, priority, source sitemap), or null when there is no such shard. */
+export async function readJobShardEntries(store: JobStore, jobId: string, n: number): Promise<{ jobId: string; shard: number; entries: ShardEntry[] } | null> {
+  const entries = await store.readShard(jobId, n);
+  return entries === null ? null : { jobId, shard: n, entries };
 }

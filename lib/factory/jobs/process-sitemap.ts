@@ -1,8 +1,8 @@
 import { SHARD_SIZE, type ClaimedWork, type WorkFailure } from '../../store/job-store.js';
 import { toFactoryError, type FactoryError } from '../errors.js';
 import type { SitemapReadEvent, SitemapReadSummary } from '../walk/sitemap-reader.js';
-import { readSitemapUrls } from '../sitemap.js';
-import type { ReportedError, SitemapRef } from '../types.js';
+import { readSitemapShardEntries } from '../sitemap.js';
+import type { ReportedError, ShardEntry, SitemapRef } from '../types.js';
 import { enqueueRefs, rejectedChildrenError, type ChildTally } from './enqueue-children.js';
 import { finishWork, releaseWork } from './finish-work.js';
 import { ShardWriter } from './shard-writer.js';
@@ -23,8 +23,8 @@ interface SitemapJob {
   tally: ChildTally;
 }
 
-type SitemapReader = AsyncGenerator<SitemapReadEvent<string>, SitemapReadSummary>;
-type ReadStep = { type: 'event'; event: SitemapReadEvent<string> } | ReadOutcome;
+type SitemapReader = AsyncGenerator<SitemapReadEvent<ShardEntry>, SitemapReadSummary>;
+type ReadStep = { type: 'event'; event: SitemapReadEvent<ShardEntry> } | ReadOutcome;
 
 /** Reads one claimed sitemap from its recorded offset, commits its shards, queues its children, and finishes it. */
 export async function processSitemap(context: SliceContext, work: ClaimedWork, ref: SitemapRef): Promise<void> {
@@ -47,7 +47,7 @@ async function nextStep(context: SliceContext, job: SitemapJob, reader: SitemapR
 }
 
 async function readInto(context: SliceContext, job: SitemapJob): Promise<ReadOutcome> {
-  const reader: SitemapReader = readSitemapUrls(job.ref, context.options, { skip: job.work.offset, batchSize: SHARD_SIZE, signal: context.clock.signal });
+  const reader: SitemapReader = readSitemapShardEntries(job.ref, context.options, { skip: job.work.offset, batchSize: SHARD_SIZE, signal: context.clock.signal });
   for (;;) {
     const step = await nextStep(context, job, reader);
     if (step.type !== 'event') return step;
@@ -62,7 +62,7 @@ async function readInto(context: SliceContext, job: SitemapJob): Promise<ReadOut
   }
 }
 
-function handleEvent(context: SliceContext, job: SitemapJob, event: SitemapReadEvent<string>): Promise<boolean> {
+function handleEvent(context: SliceContext, job: SitemapJob, event: SitemapReadEvent<ShardEntry>): Promise<boolean> {
   return event.type === 'items' ? job.writer.add(event.items) : enqueueRefs(context, event.refs, { tally: job.tally, roots: false });
 }
 

@@ -1,13 +1,14 @@
 import { SHARD_SIZE, type ClaimedWork } from '../../store/job-store.js';
+import type { ShardEntry } from '../types.js';
 import { haltSlice, type SliceContext } from './slice-context.js';
 
 /**
- * Cuts one sitemap's URLs into shards and commits each with its offset advance in one atomic store step.
+ * Cuts one sitemap's entries into shards and commits each with its offset advance in one atomic store step.
  * The offset it tracks is the claim's: a commit that finds the offset moved or the lease gone means another
  * worker owns the sitemap now, and this one stops writing.
  */
 export class ShardWriter {
-  private buffer: string[] = [];
+  private buffer: ShardEntry[] = [];
   private offset: number;
   /** Shards this writer committed (duplicates of a lost reply included once). */
   shards = 0;
@@ -19,9 +20,9 @@ export class ShardWriter {
     this.offset = work.offset;
   }
 
-  /** Adds URLs, committing every full shard; false once the work or the job is lost. */
-  async add(urls: string[]): Promise<boolean> {
-    for (const url of urls) this.buffer.push(url);
+  /** Adds entries, committing every full shard; false once the work or the job is lost. */
+  async add(entries: ShardEntry[]): Promise<boolean> {
+    for (const entry of entries) this.buffer.push(entry);
     while (this.buffer.length >= SHARD_SIZE) {
       if (!(await this.commit(this.buffer.splice(0, SHARD_SIZE)))) return false;
     }
@@ -34,20 +35,20 @@ export class ShardWriter {
     return this.commit(this.buffer.splice(0));
   }
 
-  private async commit(urls: string[]): Promise<boolean> {
+  private async commit(entries: ShardEntry[]): Promise<boolean> {
     const { store, jobId, log } = this.context;
-    const request = { workId: this.work.workId, token: this.work.token, offset: this.offset, urls };
+    const request = { workId: this.work.workId, token: this.work.token, offset: this.offset, entries };
     const result = await store.commitShard(jobId, request);
     switch (result.type) {
       case 'committed':
       case 'duplicate':
-        this.offset += urls.length;
+        this.offset += entries.length;
         this.shards += 1;
-        log.debug({ event: 'shard_committed', shard: result.shard, urls: urls.length, offset: this.offset, retried: result.type === 'duplicate' }, 'shard committed');
+        log.debug({ event: 'shard_committed', shard: result.shard, urls: entries.length, offset: this.offset, retried: result.type === 'duplicate' }, 'shard committed');
         return true;
       case 'over_limit':
         // maxUrls: the last allowance goes in, and the commit that reaches it ends the job.
-        if (result.allowance > 0) await this.commit(urls.slice(0, result.allowance));
+        if (result.allowance > 0) await this.commit(entries.slice(0, result.allowance));
         return false;
       case 'halted':
         haltSlice(this.context);

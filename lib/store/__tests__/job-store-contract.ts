@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { newLeaseToken } from '../job-id.js';
 import { MAX_ERRORS_KEPT, type JobStore } from '../job-store.js';
-import { claimWork, createdJob, newJob, sitemapWork, sleep, urls } from './store-fixtures.js';
+import { claimWork, createdJob, entriesOf, newJob, sitemapWork, sleep, urls } from './store-fixtures.js';
 
 /** Opens a fresh store for one test, and closes it. */
 export interface StoreHarness {
@@ -78,8 +78,8 @@ export function describeJobStoreContract(name: string, harness: StoreHarness): v
       const work = await claimWork(store, jobId);
       const first = urls('p', 1000);
       const second = urls('q', 7);
-      expect(await store.commitShard(jobId, { workId: work.workId, token: work.token, offset: 0, urls: first })).toEqual({ type: 'committed', shard: 0, urlsFound: 1000 });
-      expect(await store.commitShard(jobId, { workId: work.workId, token: work.token, offset: 1000, urls: second })).toEqual({ type: 'committed', shard: 1, urlsFound: 1007 });
+      expect(await store.commitShard(jobId, { workId: work.workId, token: work.token, offset: 0, entries: first })).toEqual({ type: 'committed', shard: 0, urlsFound: 1000 });
+      expect(await store.commitShard(jobId, { workId: work.workId, token: work.token, offset: 1000, entries: second })).toEqual({ type: 'committed', shard: 1, urlsFound: 1007 });
       expect(await store.readShard(jobId, 0)).toEqual(first);
       expect(await store.readShard(jobId, 1)).toEqual(second);
       expect(await store.readShard(jobId, 2)).toBeNull();
@@ -90,7 +90,7 @@ export function describeJobStoreContract(name: string, harness: StoreHarness): v
     it('reports a retried identical commit as already committed and writes nothing', withStore(async (store) => {
       const jobId = await createdJob(store, [A]);
       const work = await claimWork(store, jobId);
-      const commit = { workId: work.workId, token: work.token, offset: 0, urls: urls('p', 10) };
+      const commit = { workId: work.workId, token: work.token, offset: 0, entries: urls('p', 10) };
       await store.commitShard(jobId, commit);
       expect(await store.commitShard(jobId, commit)).toEqual({ type: 'duplicate', shard: 0 });
       expect(await store.getStatus(jobId)).toMatchObject({ urlsFound: 10, shardsWritten: 1 });
@@ -99,10 +99,10 @@ export function describeJobStoreContract(name: string, harness: StoreHarness): v
     it('refuses a commit at a stale offset or under another lease', withStore(async (store) => {
       const jobId = await createdJob(store, [A]);
       const work = await claimWork(store, jobId);
-      await store.commitShard(jobId, { workId: work.workId, token: work.token, offset: 0, urls: urls('p', 5) });
-      const stale = { workId: work.workId, token: work.token, offset: 3, urls: urls('q', 5) };
+      await store.commitShard(jobId, { workId: work.workId, token: work.token, offset: 0, entries: urls('p', 5) });
+      const stale = { workId: work.workId, token: work.token, offset: 3, entries: urls('q', 5) };
       expect(await store.commitShard(jobId, stale)).toEqual({ type: 'offset_mismatch', offset: 5 });
-      const foreign = { workId: work.workId, token: newLeaseToken(), offset: 5, urls: urls('q', 5) };
+      const foreign = { workId: work.workId, token: newLeaseToken(), offset: 5, entries: urls('q', 5) };
       expect(await store.commitShard(jobId, foreign)).toEqual({ type: 'lease_lost' });
       expect((await store.getStatus(jobId)).urlsFound).toBe(5);
     }));
@@ -110,12 +110,12 @@ export function describeJobStoreContract(name: string, harness: StoreHarness): v
     it('lets another claimant resume expired work at its recorded offset and locks out the old one', withStore(async (store) => {
       const jobId = await createdJob(store, [A]);
       const old = await claimWork(store, jobId, 400);
-      await store.commitShard(jobId, { workId: old.workId, token: old.token, offset: 0, urls: urls('p', 3) });
+      await store.commitShard(jobId, { workId: old.workId, token: old.token, offset: 0, entries: urls('p', 3) });
       expect((await store.claim(jobId, { token: newLeaseToken(), leaseMs: 1000 })).type).toBe('wait');
       await sleep(450);
       const next = await claimWork(store, jobId);
       expect(next).toMatchObject({ workId: old.workId, offset: 3 });
-      const late = { workId: old.workId, token: old.token, offset: 3, urls: urls('late', 3) };
+      const late = { workId: old.workId, token: old.token, offset: 3, entries: urls('late', 3) };
       expect(await store.commitShard(jobId, late)).toEqual({ type: 'lease_lost' });
       expect(await store.finishWork(jobId, { workId: old.workId, token: old.token, errors: [], countSitemap: true, failure: 'none' })).toEqual({ type: 'lease_lost' });
     }));
@@ -184,7 +184,7 @@ export function describeJobStoreContract(name: string, harness: StoreHarness): v
       const work = await claimWork(store, jobId);
       expect(await store.stop(jobId)).toMatchObject({ state: 'stopped', done: true });
       expect(await store.claim(jobId, { token: newLeaseToken(), leaseMs: 10 })).toEqual({ type: 'halted', state: 'stopped' });
-      expect(await store.commitShard(jobId, { workId: work.workId, token: work.token, offset: 0, urls: urls('p', 1) })).toEqual({ type: 'halted', state: 'stopped' });
+      expect(await store.commitShard(jobId, { workId: work.workId, token: work.token, offset: 0, entries: urls('p', 1) })).toEqual({ type: 'halted', state: 'stopped' });
       expect(await store.enqueue(jobId, { items: [sitemapWork('https://example.com/x.xml', 1, A)], roots: false })).toEqual({ type: 'halted', state: 'stopped' });
       expect((await store.getStatus(jobId)).urlsFound).toBe(0);
     }));
@@ -199,10 +199,10 @@ export function describeJobStoreContract(name: string, harness: StoreHarness): v
     it('cuts at maxUrls exactly and reports it', withStore(async (store) => {
       const jobId = await createdJob(store, [A], { maxUrls: 1500 });
       const work = await claimWork(store, jobId);
-      await store.commitShard(jobId, { workId: work.workId, token: work.token, offset: 0, urls: urls('p', 1000) });
-      const over = { workId: work.workId, token: work.token, offset: 1000, urls: urls('q', 1000) };
+      await store.commitShard(jobId, { workId: work.workId, token: work.token, offset: 0, entries: urls('p', 1000) });
+      const over = { workId: work.workId, token: work.token, offset: 1000, entries: urls('q', 1000) };
       expect(await store.commitShard(jobId, over)).toEqual({ type: 'over_limit', allowance: 500 });
-      expect(await store.commitShard(jobId, { ...over, urls: over.urls.slice(0, 500) })).toMatchObject({ type: 'committed', urlsFound: 1500 });
+      expect(await store.commitShard(jobId, { ...over, entries: over.entries.slice(0, 500) })).toMatchObject({ type: 'committed', urlsFound: 1500 });
       expect(await store.getStatus(jobId)).toMatchObject({ state: 'done', urlsFound: 1500, errors: [{ kind: 'too_many_urls' }] });
     }));
 
@@ -218,8 +218,8 @@ export function describeJobStoreContract(name: string, harness: StoreHarness): v
       const jobId = await createdJob(store, [A]);
       const work = await claimWork(store, jobId);
       const odd = ['https://example.com/ünï/çødé?q="x"&y=1', 'https://example.com/%E2%9C%93', 'https://例え.jp/パス', '1000'];
-      await store.commitShard(jobId, { workId: work.workId, token: work.token, offset: 0, urls: odd });
-      expect(await store.readShard(jobId, 0)).toEqual(odd);
+      await store.commitShard(jobId, { workId: work.workId, token: work.token, offset: 0, entries: entriesOf(odd) });
+      expect(await store.readShard(jobId, 0)).toEqual(entriesOf(odd));
     }));
   });
 }

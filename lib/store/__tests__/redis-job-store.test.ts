@@ -37,7 +37,7 @@ describe('redis job store keys', () => {
     withStore(async (store) => {
       const jobId = await createdJob(store, ['https://example.com/a.xml']);
       const work = await claimWork(store, jobId);
-      await store.commitShard(jobId, { workId: work.workId, token: work.token, offset: 0, urls: urls('p', 3) });
+      await store.commitShard(jobId, { workId: work.workId, token: work.token, offset: 0, entries: urls('p', 3) });
       await store.enqueue(jobId, { items: [sitemapWork('https://example.com/b.xml', 1)], roots: false });
       await store.finishWork(jobId, { workId: work.workId, token: work.token, errors: [{ kind: 'http_status', url: 'x', message: 'm' }], countSitemap: true, failure: 'none' });
       const keys = await raw.keys(`${jobKeyPrefix(jobId).replace(/[{}]/g, '\\$&')}*`);
@@ -55,7 +55,7 @@ describe('redis job store command count', () => {
       const jobId = await createdJob(store, ['https://example.com/a.xml']);
       const work = await claimWork(store, jobId);
       store.resetCommandStats();
-      await store.commitShard(jobId, { workId: work.workId, token: work.token, offset: 0, urls: urls('p', 1000) });
+      await store.commitShard(jobId, { workId: work.workId, token: work.token, offset: 0, entries: urls('p', 1000) });
       expect(store.commandStats()).toEqual({ total: 1, byName: { EVALSHA: 1 } });
     }));
 
@@ -165,7 +165,7 @@ describe('redis job store over a failing connection', () => {
           if (hit) armed = false;
           return hit ? 'reset' : 'pass';
         });
-        const result = await store.commitShard(jobId, { workId: work.workId, token: work.token, offset, urls: batch });
+        const result = await store.commitShard(jobId, { workId: work.workId, token: work.token, offset, entries: batch });
         expect(result.type).toBe(i === 0 ? 'committed' : 'duplicate');
         offset += batch.length;
       }

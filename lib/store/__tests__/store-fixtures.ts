@@ -1,4 +1,5 @@
 import { resolveWalkOptions, type WalkOptionsInput } from '../../factory/limits.js';
+import type { ShardEntry } from '../../factory/types.js';
 import { newJobId, newLeaseToken } from '../job-id.js';
 import type { ClaimedWork, JobStore, NewJob, QueuedWork } from '../job-store.js';
 
@@ -30,9 +31,14 @@ export async function claimWork(store: JobStore, jobId: string, leaseMs = 10_000
   return result.work;
 }
 
-/** `n` distinct URLs with a prefix. */
-export function urls(prefix: string, n: number): string[] {
-  return Array.from({ length: n }, (_, i) => `https://example.com/${prefix}/${i}`);
+/** `n` shard entries of distinct URLs with a prefix. */
+export function urls(prefix: string, n: number): ShardEntry[] {
+  return entriesOf(Array.from({ length: n }, (_, i) => `https://example.com/${prefix}/${i}`));
+}
+
+/** Shard entries of these URLs, as one sitemap would give them. */
+export function entriesOf(list: string[]): ShardEntry[] {
+  return list.map((url, i) => ({ url, lastmod: i % 2 ? '2026-01-02' : null, changefreq: i % 3 ? 'daily' : null, priority: i % 5 ? 0.5 : null, source: 'https://example.com/sitemap.xml' }));
 }
 
 /** Waits `ms` milliseconds (lease expiry). */

@@ -57,10 +57,10 @@ describe('upstash job store', () => {
     const store = createUpstashJobStore({ url: proxy.url, token: proxy.token });
     const jobId = await createdJob(store, ['https://example.com/a.xml']);
     const work = await claimWork(store, jobId);
-    await store.commitShard(jobId, { workId: work.workId, token: work.token, offset: 0, urls: urls('p', 1000) });
+    await store.commitShard(jobId, { workId: work.workId, token: work.token, offset: 0, entries: urls('p', 1000) });
     const before = proxy.stats().requests;
     store.resetCommandStats();
-    await store.commitShard(jobId, { workId: work.workId, token: work.token, offset: 1000, urls: urls('q', 1000) });
+    await store.commitShard(jobId, { workId: work.workId, token: work.token, offset: 1000, entries: urls('q', 1000) });
     expect(proxy.stats().requests - before).toBe(1);
     expect(store.commandStats()).toEqual({ total: 1, byName: { EVALSHA: 1 } });
     expect(await store.readShard(jobId, 1)).toEqual(urls('q', 1000));

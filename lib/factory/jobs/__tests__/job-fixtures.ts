@@ -23,9 +23,9 @@ export async function runToEnd(store: JobStore, jobId: string, options: RunSlice
 export async function allShardUrls(store: JobStore, jobId: string): Promise<string[]> {
   const { shardsWritten } = await store.getStatus(jobId);
   const shards = await Promise.all(Array.from({ length: shardsWritten }, (_, n) => store.readShard(jobId, n)));
-  return shards.flatMap((urls, n) => {
-    if (urls === null) throw new Error(`shard ${n} missing`);
-    return urls;
+  return shards.flatMap((entries, n) => {
+    if (entries === null) throw new Error(`shard ${n} missing`);
+    return entries.map((entry) => entry.url);
   });
 }
 
