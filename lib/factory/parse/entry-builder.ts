@@ -1,7 +1,7 @@
 import type { Alternate, Changefreq, SitemapImage, SitemapNews, SitemapVideo } from '../types.js';
 import { Ctx, Field } from './element-context.js';
 import { newImage, newNews, newVideo, setImageField, setNewsField, setVideoField } from './extension-builder.js';
-import { feedDate, parseChangefreq, parsePriority, textOrNull } from './field-values.js';
+import { feedDate, parseChangefreq, parsePriority, textOrNull, w3cDatetime } from './field-values.js';
 import { type ItemSink, NONE, bareEntry } from './item-sink.js';
 import { checkAbsoluteLoc, resolveLoc } from './loc-validator.js';
 import type { ParserOptions } from './types.js';
@@ -116,10 +116,10 @@ export class EntryBuilder {
   private setEntryField(field: number, text: string): void {
     switch (field) {
       case Field.Loc: this.loc ??= textOrNull(text); break;
-      case Field.Lastmod: this.lastmod = textOrNull(text); break;
+      case Field.Lastmod: this.lastmod = this.date(text, w3cDatetime); break;
       case Field.Changefreq: this.changefreq = parseChangefreq(text); break;
       case Field.Priority: this.priority = parsePriority(text); break;
-      case Field.PubDate: this.lastmod = feedDate(text); break;
+      case Field.PubDate: this.lastmod = this.date(text, feedDate); break;
       case Field.Published: this.published = textOrNull(text); break;
     }
   }
@@ -163,7 +163,16 @@ export class EntryBuilder {
     if (link === null) return this.sink.drop('malformed');
     const checked = resolveLoc(link, this.options.sitemapUrl, this.options.maxUrlLength);
     if (checked.drop !== null) return this.sink.drop(checked.drop);
-    this.sink.url(bareEntry(checked.loc, this.lastmod ?? feedDate(this.published ?? '')));
+    this.sink.url(bareEntry(checked.loc, this.lastmod ?? this.date(this.published ?? '', feedDate)));
+  }
+
+  /** A date field read by `read`; a value that is not a date becomes null and is counted, never kept verbatim. */
+  private date(text: string, read: (value: string) => string | null): string | null {
+    const value = textOrNull(text);
+    if (value === null) return null;
+    const date = read(value);
+    if (date === null) this.sink.invalidLastmod += 1;
+    return date;
   }
 
   // hreflang hrefs may be relative to their page; invalid ones are left out (they are not page locs).
