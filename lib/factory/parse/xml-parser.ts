@@ -24,12 +24,14 @@ export class XmlSitemapParser implements TokenHandler {
   wantsAttributes = false;
   private readonly tokens: XmlTokenStream;
   private readonly codes: number[] = new Array<number>(MAX_DEPTH + 1).fill(Ctx.Ignore);
-  private readonly attrs: LinkAttributes = { rel: null, hreflang: null, href: null, isPermaLink: null };
+  private readonly attrs: LinkAttributes = { rel: null, hreflang: null, href: null, isPermaLink: null, invalid: false };
   private depth = 0;
   /** The document ended with its root still open. */
   truncated = false;
   private rootSeen = false;
   private fieldText = '';
+  /** The field being collected held a character reference to no character: it is refused, not kept. */
+  private fieldInvalid = false;
   private ending = false;
 
   constructor(
@@ -64,15 +66,23 @@ export class XmlSitemapParser implements TokenHandler {
     this.collecting = code >= FIELD_BASE;
     this.wantsAttributes = code === Ctx.Alternate || code === Field.FeedLink || code === Field.Guid;
     if (code === Ctx.Ignore) return;
-    if (code >= FIELD_BASE) this.fieldText = '';
-    else this.openContext(code, depth);
+    if (code >= FIELD_BASE) {
+      this.fieldText = '';
+      this.fieldInvalid = false;
+    } else {
+      this.openContext(code, depth);
+    }
     if (this.wantsAttributes) this.resetAttrs();
   }
 
   /** An attribute of a link or guid being read. */
-  attribute(name: string, value: string): void {
-    if (value.length > MAX_FIELD_CHARS) this.tooLong('an attribute', MAX_FIELD_CHARS);
+  attribute(name: string, value: string | null): void {
     const attrs = this.attrs;
+    if (value === null) {
+      attrs.invalid = true;
+      return;
+    }
+    if (value.length > MAX_FIELD_CHARS) this.tooLong('an attribute', MAX_FIELD_CHARS);
     switch (localName(name)) {
       case 'rel': attrs.rel ??= value; break;
       case 'hreflang': attrs.hreflang ??= value; break;
@@ -101,6 +111,11 @@ export class XmlSitemapParser implements TokenHandler {
     const text = this.fieldText + data;
     if (text.length > MAX_FIELD_CHARS) this.tooLong('a text field', MAX_FIELD_CHARS);
     this.fieldText = text;
+  }
+
+  /** A reference to no character in the field: the field is refused (a loc drops its entry, counted as malformed). */
+  invalidReference(): void {
+    this.fieldInvalid = true;
   }
 
   /** XSL stylesheet instructions pass (they are not declarations); a DTD never does. */
@@ -139,6 +154,7 @@ export class XmlSitemapParser implements TokenHandler {
     this.fieldText = '';
     // The document ended inside this field: its text may be cut short, so it is not trusted.
     if (this.ending) return;
+    if (this.fieldInvalid) return this.builder.refuseField(code);
     if (code === Field.FeedLink) this.builder.setFeedLink(text, this.attrs);
     else if (code === Field.Guid) this.builder.setGuid(text, this.attrs);
     else this.builder.setField(code, text);
@@ -154,6 +170,7 @@ export class XmlSitemapParser implements TokenHandler {
   private resetAttrs(): void {
     const attrs = this.attrs;
     attrs.rel = attrs.hreflang = attrs.href = attrs.isPermaLink = null;
+    attrs.invalid = false;
   }
 
   private tooLong(what: string, limit: number): never {

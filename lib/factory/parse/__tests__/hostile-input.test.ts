@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createSitemapParser } from '../index.js';
-import { OPTIONS, locs, pages, parse, parseErrorOf, urlset, utf8 } from './helpers.js';
+import { OPTIONS, children, locs, pages, parse, parseErrorOf, urlset, utf8 } from './helpers.js';
 
 describe('DTDs and entity attacks', () => {
   it('refuses the billion laughs before any entity is expanded', () => {
@@ -137,5 +137,35 @@ describe('resource bounds', () => {
     const first = parseErrorOf(() => parser.write(utf8(`<!DOCTYPE x>${' '.repeat(2000)}`)));
     expect(parseErrorOf(() => parser.write(utf8('<urlset/>')))).toBe(first);
     expect(parseErrorOf(() => parser.end())).toBe(first);
+  });
+});
+
+describe('numeric character references to no character', () => {
+  const refs = ['&#x110000;', '&#1114112;', '&#99999999999;', '&#xD800;', '&#57343;', '&#x0;', '&#xFFFD;'];
+
+  it.each(refs)('drops and counts a loc holding %s, never emitting it', (ref) => {
+    const { items, stats } = parse(urlset(`<url><loc>https://example.com/a${ref}b</loc></url><url><loc>https://example.com/ok</loc></url>`));
+    expect(locs(items)).toEqual(['https://example.com/ok']);
+    expect(stats.dropped.malformed).toBe(1);
+  });
+
+  it.each(refs)('leaves out an hreflang alternate whose href holds %s', (ref) => {
+    const { items } = parse(urlset(`<url><loc>https://example.com/en</loc><xhtml:link rel="alternate" hreflang="de" href="https://example.com/de${ref}"/><xhtml:link rel="alternate" hreflang="fr" href="https://example.com/fr"/></url>`));
+    expect(pages(items)[0]?.alternates).toEqual([{ hreflang: 'fr', href: 'https://example.com/fr' }]);
+  });
+
+  it('drops an index child, a feed link and a text-field value holding one', () => {
+    const index = parse(`<sitemapindex><sitemap><loc>https://example.com/a&#xDFFF;.xml</loc></sitemap><sitemap><loc>https://example.com/b.xml</loc></sitemap></sitemapindex>`);
+    expect(children(index.items)).toEqual(['https://example.com/b.xml']);
+    expect(index.stats.dropped.malformed).toBe(1);
+    const feed = parse(`<feed><entry><link href="https://example.com/x&#x110000;"/></entry><entry><link rel="enclosure" href="https://example.com/&#xD800;"/><link href="https://example.com/y"/></entry></feed>`);
+    expect(locs(feed.items)).toEqual(['https://example.com/y']);
+    const image = parse(urlset(`<url><loc>https://example.com/p</loc><image:image><image:loc>https://example.com/i.png</image:loc><image:title>t&#x110000;</image:title></image:image></url>`));
+    expect(pages(image.items)[0]?.images).toEqual([expect.objectContaining({ loc: 'https://example.com/i.png', title: null })]);
+  });
+
+  it('still decodes references to real characters', () => {
+    const { items } = parse(urlset('<url><loc>https://example.com/&#x41;&#66;&#x1F600;</loc></url>'));
+    expect(locs(items)).toEqual(['https://example.com/AB\u{1F600}']);
   });
 });
