@@ -7,7 +7,6 @@ import { type TokenHandler, XmlTokenStream } from './xml-tokens.js';
 
 // `<!DOCTYPE html>` and the XHTML public ids carry no internal subset: an HTML page, safe to name as such.
 const HTML_DOCTYPE = /^doctype\s+html(?:\s+(?:public|system)\s[^[]*)?$/i;
-const DTD_DECLARATION = /^(?:doctype|entity|element|attlist|notation)/i;
 
 /**
  * Reads XML sitemaps, RSS and Atom. Elements are matched by lower-cased local name and the meaning of
@@ -118,12 +117,15 @@ export class XmlSitemapParser implements TokenHandler {
     this.fieldInvalid = true;
   }
 
-  /** XSL stylesheet instructions pass (they are not declarations); a DTD never does. */
+  /**
+   * Any `<!...>` declaration (DOCTYPE, ENTITY, ELEMENT... in any spelling) ends the parse: a sitemap has no use
+   * for one, and refusing them all means no declared entity can ever reach the output. XSL stylesheet
+   * instructions are `<?...?>`, not declarations, and pass. The one exception is a `<!DOCTYPE html>` without an
+   * internal subset before the root, which names an HTML page: `not_sitemap`.
+   */
   declaration(data: string): void {
-    if (HTML_DOCTYPE.test(data)) this.fail('not_sitemap', 'an HTML page (<!DOCTYPE html>), not a sitemap');
-    if (DTD_DECLARATION.test(data)) {
-      this.fail('doctype_forbidden', `<!${clip(data)}> refused: no DOCTYPE or entity declaration is ever processed`);
-    }
+    if (!this.rootSeen && HTML_DOCTYPE.test(data)) this.fail('not_sitemap', 'an HTML page (<!DOCTYPE html>), not a sitemap');
+    this.fail('doctype_forbidden', `<!${clip(data)}> refused: no DOCTYPE or entity declaration is ever processed`);
   }
 
   private rootCode(local: string): number {

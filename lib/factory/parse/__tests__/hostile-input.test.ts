@@ -34,6 +34,23 @@ describe('DTDs and entity attacks', () => {
     expect(parseErrorOf(() => parse('<!DOCTYPE html [<!ENTITY x "y">]><html/>')).kind).toBe('doctype_forbidden');
   });
 
+  it('refuses a DOCTYPE whatever its entity names look like, and never expands a declared entity', () => {
+    const shadows = [
+      '<!DOCTYPE urlset [<!ENTITY amp "x">]><urlset><url><loc>https://example.com/?a=1&amp;b=2</loc></url></urlset>',
+      '<!DOCTYPE urlset [<!ENTITY lt "https://evil.example/">]><urlset><url><loc>&lt;</loc></url></urlset>',
+      '<!DOCTYPE html [<!ENTITY quot "x">]><urlset><url><loc>https://example.com/&quot;</loc></url></urlset>',
+      '<!DOCTYPE HTML PUBLIC "-//W3C//DTD XHTML 1.0//EN" "x" [<!ENTITY apos "y">]><urlset/>',
+      '<! DOCTYPE urlset [<!ENTITY e "x">]><urlset><url><loc>https://example.com/&e;</loc></url></urlset>',
+      '<!DOCTYPE\turlset><urlset/>',
+    ];
+    for (const doc of shadows) expect(parseErrorOf(() => parse(doc)).kind).toBe('doctype_forbidden');
+  });
+
+  it('names an HTML page only before the root: <!DOCTYPE html> inside a urlset is refused like any DOCTYPE', () => {
+    expect(parseErrorOf(() => parse('<!DOCTYPE html><urlset><url><loc>https://example.com/</loc></url></urlset>')).kind).toBe('not_sitemap');
+    expect(parseErrorOf(() => parse('<urlset><!DOCTYPE html><url><loc>https://example.com/</loc></url></urlset>')).kind).toBe('doctype_forbidden');
+  });
+
   it('refuses a DOCTYPE that arrives mid-stream, after earlier pages were already returned', () => {
     const parser = createSitemapParser(OPTIONS);
     const head = urlset(`<!-- ${'x'.repeat(1100)} -->\n<url><loc>https://example.com/before</loc></url>`).replace('</urlset>', '');
