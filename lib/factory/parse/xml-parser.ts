@@ -175,8 +175,9 @@ export class XmlSitemapParser implements TokenHandler {
     attrs.invalid = false;
   }
 
+  // A size cap, like the download cap: `too_large` with the limit, not a syntax error.
   private tooLong(what: string, limit: number): never {
-    return this.fail('invalid_xml', `${what} longer than ${limit} characters`);
+    throw parseFailure(this.ctx, 'too_large', { message: `${what} longer than ${limit} characters`, limit });
   }
 
   private fail(kind: 'invalid_xml' | 'not_sitemap' | 'doctype_forbidden', message: string): never {

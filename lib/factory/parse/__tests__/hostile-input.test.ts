@@ -124,24 +124,39 @@ describe('resource bounds', () => {
     expect(locs(parse(`<urlset><url><loc>https://example.com/</loc>${'<x>'.repeat(40)}${'</x>'.repeat(40)}</url></urlset>`).items)).toHaveLength(1);
   });
 
-  it('refuses a collected text field larger than 1 MiB', () => {
+  it('refuses a collected text field larger than the 1 MiB cap as too_large, with the limit', () => {
     const doc = urlset(`<url><loc>https://example.com/${'a'.repeat(1_100_000)}</loc></url>`);
-    expect(parseErrorOf(() => parse(doc)).kind).toBe('invalid_xml');
+    const error = parseErrorOf(() => parse(doc));
+    expect(error.kind).toBe('too_large');
+    expect(error.context.limit).toBe(1_048_576);
   });
 
-  it('refuses a giant attribute on a link it reads', () => {
+  it('refuses a giant text node arriving in chunks, CDATA included, as too_large', () => {
+    for (const [open, close] of [['<loc>', '</loc>'], ['<loc><![CDATA[', ']]></loc>']]) {
+      const parser = createSitemapParser(OPTIONS);
+      parser.write(utf8(`<urlset><url>${open}https://example.com/`));
+      const chunk = utf8('a'.repeat(65_536));
+      const error = parseErrorOf(() => {
+        for (let i = 0; i < 200; i++) parser.write(chunk);
+        parser.write(utf8(`${close}</url></urlset>`));
+      });
+      expect(error.kind).toBe('too_large');
+    }
+  });
+
+  it('refuses a giant attribute on a link it reads as too_large', () => {
     const doc = urlset(`<url><loc>https://example.com/</loc><xhtml:link rel="alternate" hreflang="de" href="https://example.com/${'a'.repeat(1_100_000)}"/></url>`);
-    expect(parseErrorOf(() => parse(doc)).kind).toBe('invalid_xml');
+    expect(parseErrorOf(() => parse(doc)).kind).toBe('too_large');
   });
 
-  it('refuses a single token (a comment) longer than 8 Mi characters when it arrives in chunks', () => {
+  it('refuses a single token (a comment) longer than 8 Mi characters when it arrives in chunks, as too_large', () => {
     const parser = createSitemapParser(OPTIONS);
     parser.write(utf8('<urlset><!--'));
     const chunk = utf8('x'.repeat(65_536));
     const error = parseErrorOf(() => {
       for (let i = 0; i < 200; i++) parser.write(chunk);
     });
-    expect(error.kind).toBe('invalid_xml');
+    expect(error.kind).toBe('too_large');
   });
 
   it('streams large text it does not collect (a big description outside any field) without failing', () => {
