@@ -31,6 +31,11 @@ function* fieldLines(content: string): Generator<[string, string]> {
   }
 }
 
+/** `Sitemap` and the `Site-map` spelling some generators write (ultimate-sitemap-parser reads both); fields are lower-cased. */
+function isSitemapField(field: string): boolean {
+  return field === 'sitemap' || field === 'site-map';
+}
+
 /** Resolves a `Sitemap:` value against the robots.txt URL (relative lines happen in the wild). */
 function resolveSitemapLine(value: string, robotsUrl: string): string | null {
   try {
@@ -73,7 +78,7 @@ export function parseRobotsTxt(content: string, robotsUrl: string, userAgent: st
   const sitemaps = new Map<string, string>();
   const invalidSitemapLines: string[] = [];
   for (const [field, value] of fieldLines(content)) {
-    if (field !== 'sitemap') continue;
+    if (!isSitemapField(field)) continue;
     const url = resolveSitemapLine(value, robotsUrl);
     if (url === null) invalidSitemapLines.push(value);
     else if (!sitemaps.has(identityKey(url))) sitemaps.set(identityKey(url), url);

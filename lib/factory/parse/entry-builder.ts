@@ -1,7 +1,7 @@
 import type { Alternate, Changefreq, SitemapImage, SitemapNews, SitemapVideo } from '../types.js';
 import { Ctx, Field } from './element-context.js';
 import { newImage, newNews, newVideo, setImageField, setNewsField, setVideoField } from './extension-builder.js';
-import { feedDate, parseChangefreq, parsePriority, textOrNull } from './field-values.js';
+import { feedDate, parseChangefreq, parsePriority, textOrNull, w3cDatetime } from './field-values.js';
 import { type ItemSink, NONE, bareEntry } from './item-sink.js';
 import { checkAbsoluteLoc, resolveLoc } from './loc-validator.js';
 import type { ParserOptions } from './types.js';
@@ -12,6 +12,8 @@ export interface LinkAttributes {
   hreflang: string | null;
   href: string | null;
   isPermaLink: string | null;
+  /** An attribute held a character reference to no character: the link is refused. */
+  invalid: boolean;
 }
 
 /**
@@ -22,6 +24,8 @@ export class EntryBuilder {
   private kind: number = Ctx.Ignore;
   private depth = -1;
   private loc: string | null = null;
+  /** The entry's loc held a character reference to no character: the entry is dropped as malformed. */
+  private locRefused = false;
   private lastmod: string | null = null;
   private published: string | null = null;
   private guid: string | null = null;
@@ -88,9 +92,15 @@ export class EntryBuilder {
     }
   }
 
+  /** A field whose text held a reference to no character: a loc (or feed link) refuses its entry, other fields stay null. */
+  refuseField(field: number): void {
+    if (this.kind === Ctx.Ignore) return;
+    if (field === Field.Loc || field === Field.FeedLink) this.locRefused = true;
+  }
+
   /** An `<xhtml:link>` inside `<url>`: kept when rel is alternate and hreflang and href are present. */
   addAlternate(attrs: LinkAttributes): void {
-    if (this.kind !== Ctx.Url || attrs.rel?.trim().toLowerCase() !== 'alternate') return;
+    if (this.kind !== Ctx.Url || attrs.invalid || attrs.rel?.trim().toLowerCase() !== 'alternate') return;
     const hreflang = textOrNull(attrs.hreflang ?? '');
     const href = textOrNull(attrs.href ?? '');
     if (hreflang !== null && href !== null) (this.rawAlternates ??= []).push({ hreflang, href });
@@ -99,9 +109,11 @@ export class EntryBuilder {
   /** A feed `<link>`: Atom's href (rel absent or alternate) or RSS's text; the first one found wins. */
   setFeedLink(text: string, attrs: LinkAttributes): void {
     if (this.loc !== null || (this.kind !== Ctx.Item && this.kind !== Ctx.Entry)) return;
-    if (attrs.href !== null) {
+    if (attrs.href !== null || attrs.invalid) {
       const rel = attrs.rel?.trim().toLowerCase() ?? 'alternate';
-      if (rel === 'alternate') this.loc = textOrNull(attrs.href);
+      if (rel !== 'alternate') return;
+      if (attrs.invalid) this.locRefused = true;
+      else this.loc = textOrNull(attrs.href ?? '');
     } else {
       this.loc = textOrNull(text);
     }
@@ -109,22 +121,26 @@ export class EntryBuilder {
 
   /** An RSS `<guid>`: a fallback page URL unless isPermaLink="false". */
   setGuid(text: string, attrs: LinkAttributes): void {
-    if (this.kind !== Ctx.Item || attrs.isPermaLink?.trim().toLowerCase() === 'false') return;
+    if (this.kind !== Ctx.Item || attrs.invalid || attrs.isPermaLink?.trim().toLowerCase() === 'false') return;
     this.guid ??= textOrNull(text);
   }
 
   private setEntryField(field: number, text: string): void {
     switch (field) {
       case Field.Loc: this.loc ??= textOrNull(text); break;
-      case Field.Lastmod: this.lastmod = textOrNull(text); break;
+      case Field.Lastmod: this.lastmod = this.date(text, w3cDatetime); break;
       case Field.Changefreq: this.changefreq = parseChangefreq(text); break;
       case Field.Priority: this.priority = parsePriority(text); break;
-      case Field.PubDate: this.lastmod = feedDate(text); break;
+      case Field.PubDate: this.lastmod = this.date(text, feedDate); break;
       case Field.Published: this.published = textOrNull(text); break;
     }
   }
 
   private finish(): void {
+    if (this.locRefused) {
+      this.sink.drop('malformed');
+      return this.reset();
+    }
     switch (this.kind) {
       case Ctx.Url: this.finishUrl(); break;
       case Ctx.Sitemap: this.finishSitemap(); break;
@@ -163,7 +179,16 @@ export class EntryBuilder {
     if (link === null) return this.sink.drop('malformed');
     const checked = resolveLoc(link, this.options.sitemapUrl, this.options.maxUrlLength);
     if (checked.drop !== null) return this.sink.drop(checked.drop);
-    this.sink.url(bareEntry(checked.loc, this.lastmod ?? feedDate(this.published ?? '')));
+    this.sink.url(bareEntry(checked.loc, this.lastmod ?? this.date(this.published ?? '', feedDate)));
+  }
+
+  /** A date field read by `read`; a value that is not a date becomes null and is counted, never kept verbatim. */
+  private date(text: string, read: (value: string) => string | null): string | null {
+    const value = textOrNull(text);
+    if (value === null) return null;
+    const date = read(value);
+    if (date === null) this.sink.invalidLastmod += 1;
+    return date;
   }
 
   // hreflang hrefs may be relative to their page; invalid ones are left out (they are not page locs).
@@ -180,6 +205,7 @@ export class EntryBuilder {
     this.kind = Ctx.Ignore;
     this.depth = -1;
     this.loc = this.lastmod = this.published = this.guid = null;
+    this.locRefused = false;
     this.changefreq = this.priority = null;
     this.rawAlternates = this.images = this.videos = null;
     this.news = this.image = this.video = this.newsDraft = null;

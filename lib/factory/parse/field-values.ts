@@ -49,10 +49,30 @@ export function splitKeywords(text: string): string[] {
   return text.split(',').map((part) => part.trim()).filter((part) => part.length > 0);
 }
 
-/** RSS `<pubDate>` (RFC 822) as ISO 8601 so it reads like a sitemap lastmod; kept as written when unparseable. */
+/** RSS `<pubDate>` (RFC 822) or a feed date as ISO 8601 so it reads like a sitemap lastmod; null when unparseable. */
 export function feedDate(text: string): string | null {
-  const trimmed = textOrNull(text);
-  if (trimmed === null) return null;
-  const time = Date.parse(trimmed);
-  return Number.isNaN(time) ? trimmed : new Date(time).toISOString();
+  const time = Date.parse(text);
+  return Number.isNaN(time) ? null : new Date(time).toISOString();
+}
+
+// W3C Datetime (https://www.w3.org/TR/NOTE-datetime), the format sitemaps.org names for <lastmod>: YYYY, YYYY-MM,
+// YYYY-MM-DD, or a date with hh:mm[:ss[.s+]] and a TZD (Z or +hh:mm / -hh:mm). The year-only and month forms are
+// accepted because the W3C profile allows them; "T", "Z" and the colon in the TZD are required, as the profile says.
+const W3C_DATETIME =
+  /^\d{4}(?:-(?:0[1-9]|1[0-2])(?:-(?:0[1-9]|[12]\d|3[01])(?:T(?:[01]\d|2[0-3]):[0-5]\d(?::[0-5]\d(?:\.\d+)?)?(?:Z|[+-](?:[01]\d|2[0-3]):[0-5]\d))?)?)?$/;
+
+/** A trimmed `<lastmod>` value kept as written when it is a W3C datetime of a real calendar day, else null. */
+export function w3cDatetime(text: string): string | null {
+  if (!W3C_DATETIME.test(text)) return null;
+  // The pattern allows days up to 31: days 29-31 are checked against their month (2023-02-29 is no date).
+  if (text.length < 10 || text.charCodeAt(8) < 0x32 || (text.charCodeAt(8) === 0x32 && text.charCodeAt(9) < 0x39)) return text;
+  const year = Number(text.slice(0, 4));
+  const month = Number(text.slice(5, 7));
+  const day = Number(text.slice(8, 10));
+  return day <= daysInMonth(year, month) ? text : null;
+}
+
+function daysInMonth(year: number, month: number): number {
+  if (month === 2) return year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0) ? 29 : 28;
+  return month === 4 || month === 6 || month === 9 || month === 11 ? 30 : 31;
 }

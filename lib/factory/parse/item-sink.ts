@@ -7,6 +7,8 @@ export class ItemSink {
   urls = 0;
   sitemaps = 0;
   readonly dropped: DropCounts = { tooLong: 0, relative: 0, badScheme: 0, malformed: 0 };
+  /** Date fields (`<lastmod>`, feed dates) that were not dates: read as null. */
+  invalidLastmod = 0;
 
   /** Emits a page. */
   url(entry: ParsedUrl): void {

@@ -3,7 +3,7 @@ import { type ErrorKind, ParseError } from '../errors.js';
 /** The error kinds the parser throws. */
 export type ParseErrorKind = Extract<
   ErrorKind,
-  'doctype_forbidden' | 'invalid_xml' | 'invalid_encoding' | 'not_sitemap' | 'unsupported_format'
+  'doctype_forbidden' | 'invalid_xml' | 'invalid_encoding' | 'not_sitemap' | 'unsupported_format' | 'too_large'
 >;
 
 /** Where the parse is: the document's URL and the bytes written so far, carried into every error. */
@@ -16,11 +16,11 @@ export interface ParseContext {
 export function parseFailure(
   ctx: ParseContext,
   kind: ParseErrorKind,
-  detail: string | { message: string; cause: unknown },
+  detail: string | { message: string; cause?: unknown; limit?: number },
 ): ParseError {
-  const message = typeof detail === 'string' ? detail : detail.message;
-  const cause = typeof detail === 'string' ? undefined : detail.cause;
-  return new ParseError(kind, message, { url: ctx.url, bytes: ctx.bytes, cause });
+  if (typeof detail === 'string') return new ParseError(kind, detail, { url: ctx.url, bytes: ctx.bytes });
+  const { message, ...rest } = detail;
+  return new ParseError(kind, message, { url: ctx.url, bytes: ctx.bytes, ...rest });
 }
 
 /** Shortens attacker-controlled text (tag names, labels) before it goes into an error message. */

@@ -45,7 +45,15 @@ class StreamingSitemapParser implements SitemapParser {
     const { sink, ctx } = this;
     const format = this.backend?.format ?? null;
     const truncated = this.backend?.truncated ?? false;
-    return { format, urls: sink.urls, sitemaps: sink.sitemaps, dropped: { ...sink.dropped }, bytes: ctx.bytes, truncated };
+    return {
+      format,
+      urls: sink.urls,
+      sitemaps: sink.sitemaps,
+      dropped: { ...sink.dropped },
+      invalidLastmod: sink.invalidLastmod,
+      bytes: ctx.bytes,
+      truncated,
+    };
   }
 
   write(chunk: Uint8Array): ParsedItem[] {

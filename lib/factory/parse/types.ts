@@ -31,6 +31,8 @@ export interface ParseStats {
   urls: number;
   sitemaps: number;
   dropped: DropCounts;
+  /** `<lastmod>` values (of pages and child sitemaps) and feed dates that were not W3C datetimes: read as null. */
+  invalidLastmod: number;
   /** Bytes written so far. */
   bytes: number;
   /** The XML ended before its root element closed (a cut download or file): what was read is kept. */

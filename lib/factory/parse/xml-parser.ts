@@ -7,7 +7,6 @@ import { type TokenHandler, XmlTokenStream } from './xml-tokens.js';
 
 // `<!DOCTYPE html>` and the XHTML public ids carry no internal subset: an HTML page, safe to name as such.
 const HTML_DOCTYPE = /^doctype\s+html(?:\s+(?:public|system)\s[^[]*)?$/i;
-const DTD_DECLARATION = /^(?:doctype|entity|element|attlist|notation)/i;
 
 /**
  * Reads XML sitemaps, RSS and Atom. Elements are matched by lower-cased local name and the meaning of
@@ -24,12 +23,14 @@ export class XmlSitemapParser implements TokenHandler {
   wantsAttributes = false;
   private readonly tokens: XmlTokenStream;
   private readonly codes: number[] = new Array<number>(MAX_DEPTH + 1).fill(Ctx.Ignore);
-  private readonly attrs: LinkAttributes = { rel: null, hreflang: null, href: null, isPermaLink: null };
+  private readonly attrs: LinkAttributes = { rel: null, hreflang: null, href: null, isPermaLink: null, invalid: false };
   private depth = 0;
   /** The document ended with its root still open. */
   truncated = false;
   private rootSeen = false;
   private fieldText = '';
+  /** The field being collected held a character reference to no character: it is refused, not kept. */
+  private fieldInvalid = false;
   private ending = false;
 
   constructor(
@@ -64,15 +65,23 @@ export class XmlSitemapParser implements TokenHandler {
     this.collecting = code >= FIELD_BASE;
     this.wantsAttributes = code === Ctx.Alternate || code === Field.FeedLink || code === Field.Guid;
     if (code === Ctx.Ignore) return;
-    if (code >= FIELD_BASE) this.fieldText = '';
-    else this.openContext(code, depth);
+    if (code >= FIELD_BASE) {
+      this.fieldText = '';
+      this.fieldInvalid = false;
+    } else {
+      this.openContext(code, depth);
+    }
     if (this.wantsAttributes) this.resetAttrs();
   }
 
   /** An attribute of a link or guid being read. */
-  attribute(name: string, value: string): void {
-    if (value.length > MAX_FIELD_CHARS) this.tooLong('an attribute', MAX_FIELD_CHARS);
+  attribute(name: string, value: string | null): void {
     const attrs = this.attrs;
+    if (value === null) {
+      attrs.invalid = true;
+      return;
+    }
+    if (value.length > MAX_FIELD_CHARS) this.tooLong('an attribute', MAX_FIELD_CHARS);
     switch (localName(name)) {
       case 'rel': attrs.rel ??= value; break;
       case 'hreflang': attrs.hreflang ??= value; break;
@@ -103,12 +112,20 @@ export class XmlSitemapParser implements TokenHandler {
     this.fieldText = text;
   }
 
-  /** XSL stylesheet instructions pass (they are not declarations); a DTD never does. */
+  /** A reference to no character in the field: the field is refused (a loc drops its entry, counted as malformed). */
+  invalidReference(): void {
+    this.fieldInvalid = true;
+  }
+
+  /**
+   * Any `<!...>` declaration (DOCTYPE, ENTITY, ELEMENT... in any spelling) ends the parse: a sitemap has no use
+   * for one, and refusing them all means no declared entity can ever reach the output. XSL stylesheet
+   * instructions are `<?...?>`, not declarations, and pass. The one exception is a `<!DOCTYPE html>` without an
+   * internal subset before the root, which names an HTML page: `not_sitemap`.
+   */
   declaration(data: string): void {
-    if (HTML_DOCTYPE.test(data)) this.fail('not_sitemap', 'an HTML page (<!DOCTYPE html>), not a sitemap');
-    if (DTD_DECLARATION.test(data)) {
-      this.fail('doctype_forbidden', `<!${clip(data)}> refused: no DOCTYPE or entity declaration is ever processed`);
-    }
+    if (!this.rootSeen && HTML_DOCTYPE.test(data)) this.fail('not_sitemap', 'an HTML page (<!DOCTYPE html>), not a sitemap');
+    this.fail('doctype_forbidden', `<!${clip(data)}> refused: no DOCTYPE or entity declaration is ever processed`);
   }
 
   private rootCode(local: string): number {
@@ -139,6 +156,7 @@ export class XmlSitemapParser implements TokenHandler {
     this.fieldText = '';
     // The document ended inside this field: its text may be cut short, so it is not trusted.
     if (this.ending) return;
+    if (this.fieldInvalid) return this.builder.refuseField(code);
     if (code === Field.FeedLink) this.builder.setFeedLink(text, this.attrs);
     else if (code === Field.Guid) this.builder.setGuid(text, this.attrs);
     else this.builder.setField(code, text);
@@ -154,10 +172,12 @@ export class XmlSitemapParser implements TokenHandler {
   private resetAttrs(): void {
     const attrs = this.attrs;
     attrs.rel = attrs.hreflang = attrs.href = attrs.isPermaLink = null;
+    attrs.invalid = false;
   }
 
+  // A size cap, like the download cap: `too_large` with the limit, not a syntax error.
   private tooLong(what: string, limit: number): never {
-    return this.fail('invalid_xml', `${what} longer than ${limit} characters`);
+    throw parseFailure(this.ctx, 'too_large', { message: `${what} longer than ${limit} characters`, limit });
   }
 
   private fail(kind: 'invalid_xml' | 'not_sitemap' | 'doctype_forbidden', message: string): never {

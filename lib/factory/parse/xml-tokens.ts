@@ -1,6 +1,9 @@
 import { Tokenizer, type TokenizerCallbacks } from 'htmlparser2';
 import { MAX_FIELD_CHARS } from './parse-limits.js';
 
+// htmlparser2 (entities' replaceCodePoint) decodes a reference to no character (NUL, a surrogate, above U+10FFFF) as U+FFFD.
+const REPLACEMENT = 0xfffd;
+
 /** What the sitemap reader gets from the token stream: balanced elements, wanted text and attributes. */
 export interface TokenHandler {
   /** True while text is collected; other text is never copied out of the input. */
@@ -9,14 +12,22 @@ export interface TokenHandler {
   readonly wantsAttributes: boolean;
   /** An element opened; `name` is the lower-cased qualified name (`sm:loc`). */
   open(name: string): void;
-  /** An attribute of the element just opened: name lower-cased, value decoded (stops growing past MAX_FIELD_CHARS). */
-  attribute(name: string, value: string): void;
+  /**
+   * An attribute of the element just opened: name lower-cased, value decoded (stops growing past MAX_FIELD_CHARS);
+   * null when the value holds a character reference that is not a character (see `invalidReference`).
+   */
+  attribute(name: string, value: string | null): void;
   /** The open tag of the element that wanted attributes ended: all its attributes have been given. */
   openTagEnd(): void;
   /** The innermost open element closed (explicitly, by an outer end tag, or at the end). */
   close(): void;
   /** Text or CDATA content while collecting, in pieces. */
   text(data: string): void;
+  /**
+   * While collecting: a numeric character reference to no character (above U+10FFFF, a surrogate, NUL, or U+FFFD
+   * itself, which is what the decoder turns the others into) was met in the text; its text is not given.
+   */
+  invalidReference(): void;
   /** A `<!...>` declaration's content, e.g. `DOCTYPE html`. */
   declaration(data: string): void;
 }
@@ -37,6 +48,7 @@ export class XmlTokenStream implements TokenizerCallbacks {
   private consumed = 0;
   private attrName = '';
   private attrValue = '';
+  private attrInvalid = false;
 
   constructor(private readonly handler: TokenHandler) {
     this.tokenizer = new Tokenizer({ xmlMode: true, decodeEntities: true }, this);
@@ -69,7 +81,9 @@ export class XmlTokenStream implements TokenizerCallbacks {
   /** @internal */
   ontextentity(codepoint: number, endIndex: number): void {
     this.consumed = endIndex;
-    if (this.handler.collecting) this.handler.text(String.fromCodePoint(codepoint));
+    if (!this.handler.collecting) return;
+    if (codepoint === REPLACEMENT) this.handler.invalidReference();
+    else this.handler.text(String.fromCodePoint(codepoint));
   }
 
   /** @internal */
@@ -92,6 +106,7 @@ export class XmlTokenStream implements TokenizerCallbacks {
     if (!this.handler.wantsAttributes) return;
     this.attrName = this.slice(start, endIndex).toLowerCase();
     this.attrValue = '';
+    this.attrInvalid = false;
   }
 
   /** @internal */
@@ -102,15 +117,17 @@ export class XmlTokenStream implements TokenizerCallbacks {
 
   /** @internal */
   onattribentity(codepoint: number): void {
-    if (this.keepsAttribute()) this.attrValue += String.fromCodePoint(codepoint);
+    if (codepoint === REPLACEMENT) this.attrInvalid = true;
+    else if (this.keepsAttribute()) this.attrValue += String.fromCodePoint(codepoint);
   }
 
   /** @internal */
   onattribend(_quote: unknown, endIndex: number): void {
     this.consumed = endIndex;
     if (!this.handler.wantsAttributes) return;
-    this.handler.attribute(this.attrName, this.attrValue);
+    this.handler.attribute(this.attrName, this.attrInvalid ? null : this.attrValue);
     this.attrValue = '';
+    this.attrInvalid = false;
   }
 
   /** @internal */

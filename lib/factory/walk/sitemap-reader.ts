@@ -44,6 +44,8 @@ export interface SitemapReadSummary {
   items: number;
   children: number;
   dropped: number;
+  /** `<lastmod>` values that were not W3C datetimes (read as null). */
+  invalidLastmod: number;
   bytes: number;
   truncated: boolean;
   problems: ReportedError[];
@@ -142,6 +144,7 @@ class ReadCursor<T> {
       items: this.items,
       children: this.children,
       dropped,
+      invalidLastmod: stats.invalidLastmod,
       bytes: stats.bytes,
       truncated: this.full,
       problems: this.problems,

@@ -30,6 +30,8 @@ export type WalkEvent<T> =
       entries: number;
       children: number;
       dropped: number;
+      /** `<lastmod>` values that were not W3C datetimes, read as null. */
+      invalidLastmod: number;
       bytes: number;
     }
   | ({ type: 'error' } & ReportedError)
@@ -261,8 +263,8 @@ export class SitemapWalk<T> {
     if (summary) {
       this.counts.sitemaps += 1;
       this.counts.dropped += summary.dropped;
-      const { url, depth, format, entries, children, dropped, bytes } = summary;
-      yield { type: 'sitemap', url, depth, parent: slot.ref.parent, format, entries, children, dropped, bytes };
+      const { url, depth, format, entries, children, dropped, invalidLastmod, bytes } = summary;
+      yield { type: 'sitemap', url, depth, parent: slot.ref.parent, format, entries, children, dropped, invalidLastmod, bytes };
       for (const problem of summary.problems) yield this.countError({ type: 'error', ...problem });
       return;
     }

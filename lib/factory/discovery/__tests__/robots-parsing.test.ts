@@ -19,6 +19,15 @@ describe('parseRobotsTxt', () => {
     ]);
   });
 
+  it('reads the Site-map spelling of the key in any case, like Sitemap', () => {
+    const content = ['Site-map: https://example.com/a.xml', 'SITE-MAP:/b.xml', 'site-Map : https://example.com/c.xml'].join('\n');
+    expect(parseRobotsTxt(content, ROBOTS_URL, UA).sitemaps).toEqual([
+      'https://example.com/a.xml',
+      'https://example.com/b.xml',
+      'https://example.com/c.xml',
+    ]);
+  });
+
   it('tolerates a UTF-8 BOM and CRLF line ends', () => {
     const content = '\uFEFFSitemap: https://example.com/bom.xml\r\nUser-agent: *\r\nDisallow: /private\r\n';
     const robots = parseRobotsTxt(content, ROBOTS_URL, UA);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createSitemapParser } from '../index.js';
-import { OPTIONS, locs, pages, parse, parseErrorOf, urlset, utf8 } from './helpers.js';
+import { OPTIONS, children, locs, pages, parse, parseErrorOf, urlset, utf8 } from './helpers.js';
 
 describe('DTDs and entity attacks', () => {
   it('refuses the billion laughs before any entity is expanded', () => {
@@ -32,6 +32,23 @@ describe('DTDs and entity attacks', () => {
 
   it('does not mistake an HTML doctype with an internal subset for a harmless HTML page', () => {
     expect(parseErrorOf(() => parse('<!DOCTYPE html [<!ENTITY x "y">]><html/>')).kind).toBe('doctype_forbidden');
+  });
+
+  it('refuses a DOCTYPE whatever its entity names look like, and never expands a declared entity', () => {
+    const shadows = [
+      '<!DOCTYPE urlset [<!ENTITY amp "x">]><urlset><url><loc>https://example.com/?a=1&amp;b=2</loc></url></urlset>',
+      '<!DOCTYPE urlset [<!ENTITY lt "https://evil.example/">]><urlset><url><loc>&lt;</loc></url></urlset>',
+      '<!DOCTYPE html [<!ENTITY quot "x">]><urlset><url><loc>https://example.com/&quot;</loc></url></urlset>',
+      '<!DOCTYPE HTML PUBLIC "-//W3C//DTD XHTML 1.0//EN" "x" [<!ENTITY apos "y">]><urlset/>',
+      '<! DOCTYPE urlset [<!ENTITY e "x">]><urlset><url><loc>https://example.com/&e;</loc></url></urlset>',
+      '<!DOCTYPE\turlset><urlset/>',
+    ];
+    for (const doc of shadows) expect(parseErrorOf(() => parse(doc)).kind).toBe('doctype_forbidden');
+  });
+
+  it('names an HTML page only before the root: <!DOCTYPE html> inside a urlset is refused like any DOCTYPE', () => {
+    expect(parseErrorOf(() => parse('<!DOCTYPE html><urlset><url><loc>https://example.com/</loc></url></urlset>')).kind).toBe('not_sitemap');
+    expect(parseErrorOf(() => parse('<urlset><!DOCTYPE html><url><loc>https://example.com/</loc></url></urlset>')).kind).toBe('doctype_forbidden');
   });
 
   it('refuses a DOCTYPE that arrives mid-stream, after earlier pages were already returned', () => {
@@ -107,24 +124,39 @@ describe('resource bounds', () => {
     expect(locs(parse(`<urlset><url><loc>https://example.com/</loc>${'<x>'.repeat(40)}${'</x>'.repeat(40)}</url></urlset>`).items)).toHaveLength(1);
   });
 
-  it('refuses a collected text field larger than 1 MiB', () => {
+  it('refuses a collected text field larger than the 1 MiB cap as too_large, with the limit', () => {
     const doc = urlset(`<url><loc>https://example.com/${'a'.repeat(1_100_000)}</loc></url>`);
-    expect(parseErrorOf(() => parse(doc)).kind).toBe('invalid_xml');
+    const error = parseErrorOf(() => parse(doc));
+    expect(error.kind).toBe('too_large');
+    expect(error.context.limit).toBe(1_048_576);
   });
 
-  it('refuses a giant attribute on a link it reads', () => {
+  it('refuses a giant text node arriving in chunks, CDATA included, as too_large', () => {
+    for (const [open, close] of [['<loc>', '</loc>'], ['<loc><![CDATA[', ']]></loc>']]) {
+      const parser = createSitemapParser(OPTIONS);
+      parser.write(utf8(`<urlset><url>${open}https://example.com/`));
+      const chunk = utf8('a'.repeat(65_536));
+      const error = parseErrorOf(() => {
+        for (let i = 0; i < 200; i++) parser.write(chunk);
+        parser.write(utf8(`${close}</url></urlset>`));
+      });
+      expect(error.kind).toBe('too_large');
+    }
+  });
+
+  it('refuses a giant attribute on a link it reads as too_large', () => {
     const doc = urlset(`<url><loc>https://example.com/</loc><xhtml:link rel="alternate" hreflang="de" href="https://example.com/${'a'.repeat(1_100_000)}"/></url>`);
-    expect(parseErrorOf(() => parse(doc)).kind).toBe('invalid_xml');
+    expect(parseErrorOf(() => parse(doc)).kind).toBe('too_large');
   });
 
-  it('refuses a single token (a comment) longer than 8 Mi characters when it arrives in chunks', () => {
+  it('refuses a single token (a comment) longer than 8 Mi characters when it arrives in chunks, as too_large', () => {
     const parser = createSitemapParser(OPTIONS);
     parser.write(utf8('<urlset><!--'));
     const chunk = utf8('x'.repeat(65_536));
     const error = parseErrorOf(() => {
       for (let i = 0; i < 200; i++) parser.write(chunk);
     });
-    expect(error.kind).toBe('invalid_xml');
+    expect(error.kind).toBe('too_large');
   });
 
   it('streams large text it does not collect (a big description outside any field) without failing', () => {
@@ -137,5 +169,35 @@ describe('resource bounds', () => {
     const first = parseErrorOf(() => parser.write(utf8(`<!DOCTYPE x>${' '.repeat(2000)}`)));
     expect(parseErrorOf(() => parser.write(utf8('<urlset/>')))).toBe(first);
     expect(parseErrorOf(() => parser.end())).toBe(first);
+  });
+});
+
+describe('numeric character references to no character', () => {
+  const refs = ['&#x110000;', '&#1114112;', '&#99999999999;', '&#xD800;', '&#57343;', '&#x0;', '&#xFFFD;'];
+
+  it.each(refs)('drops and counts a loc holding %s, never emitting it', (ref) => {
+    const { items, stats } = parse(urlset(`<url><loc>https://example.com/a${ref}b</loc></url><url><loc>https://example.com/ok</loc></url>`));
+    expect(locs(items)).toEqual(['https://example.com/ok']);
+    expect(stats.dropped.malformed).toBe(1);
+  });
+
+  it.each(refs)('leaves out an hreflang alternate whose href holds %s', (ref) => {
+    const { items } = parse(urlset(`<url><loc>https://example.com/en</loc><xhtml:link rel="alternate" hreflang="de" href="https://example.com/de${ref}"/><xhtml:link rel="alternate" hreflang="fr" href="https://example.com/fr"/></url>`));
+    expect(pages(items)[0]?.alternates).toEqual([{ hreflang: 'fr', href: 'https://example.com/fr' }]);
+  });
+
+  it('drops an index child, a feed link and a text-field value holding one', () => {
+    const index = parse(`<sitemapindex><sitemap><loc>https://example.com/a&#xDFFF;.xml</loc></sitemap><sitemap><loc>https://example.com/b.xml</loc></sitemap></sitemapindex>`);
+    expect(children(index.items)).toEqual(['https://example.com/b.xml']);
+    expect(index.stats.dropped.malformed).toBe(1);
+    const feed = parse(`<feed><entry><link href="https://example.com/x&#x110000;"/></entry><entry><link rel="enclosure" href="https://example.com/&#xD800;"/><link href="https://example.com/y"/></entry></feed>`);
+    expect(locs(feed.items)).toEqual(['https://example.com/y']);
+    const image = parse(urlset(`<url><loc>https://example.com/p</loc><image:image><image:loc>https://example.com/i.png</image:loc><image:title>t&#x110000;</image:title></image:image></url>`));
+    expect(pages(image.items)[0]?.images).toEqual([expect.objectContaining({ loc: 'https://example.com/i.png', title: null })]);
+  });
+
+  it('still decodes references to real characters', () => {
+    const { items } = parse(urlset('<url><loc>https://example.com/&#x41;&#66;&#x1F600;</loc></url>'));
+    expect(locs(items)).toEqual(['https://example.com/AB\u{1F600}']);
   });
 });

@@ -1,0 +1,58 @@
+/**
+ * The within-sitemap dedupe key of a page URL that already passed loc validation: the WHATWG-normalised
+ * href for what matters here (scheme and host lower-cased, the default port and an empty port dropped, an
+ * empty path read as `/`, the fragment removed), computed on the string. `/a` and `/a/`, http and https,
+ * path and query case stay distinct. The usual loc is already in that form and is its own key (no copy);
+ * a host the fast scan does not understand (userinfo, IPv6, percent-encoded or non-ASCII) goes through `new URL`.
+ * Not normalised on this path: percent-encoding and dot segments in the path (locs that differ there stay distinct).
+ */
+export function pageKey(loc: string): string {
+  const schemeEnd = loc.indexOf('://');
+  if (schemeEnd !== 4 && schemeEnd !== 5) return viaWhatwg(loc);
+  let lower = hasUpper(loc, 0, schemeEnd);
+  let portAt = -1;
+  let authorityEnd = loc.length;
+  for (let i = schemeEnd + 3; i < loc.length; i++) {
+    const c = loc.charCodeAt(i);
+    if (c === 0x2f || c === 0x3f || c === 0x23) {
+      authorityEnd = i; // '/', '?' or '#'
+      break;
+    }
+    if ((c >= 0x61 && c <= 0x7a) || (c >= 0x30 && c <= 0x39) || c === 0x2e || c === 0x2d) continue;
+    if (c >= 0x41 && c <= 0x5a) lower = true;
+    else if (c === 0x3a && portAt === -1) portAt = i;
+    else return viaWhatwg(loc);
+  }
+  const hash = loc.indexOf('#', authorityEnd);
+  const end = hash === -1 ? loc.length : hash;
+  const noPath = authorityEnd === end || loc.charCodeAt(authorityEnd) === 0x3f;
+  if (!lower && portAt === -1 && hash === -1 && !noPath) return loc;
+  let origin = loc.slice(0, portAt === -1 ? authorityEnd : portAt).toLowerCase();
+  if (portAt !== -1) origin += portSuffix(loc.slice(portAt + 1, authorityEnd), schemeEnd === 5);
+  return origin + (noPath ? '/' : '') + loc.slice(authorityEnd, end);
+}
+
+function hasUpper(text: string, from: number, to: number): boolean {
+  for (let i = from; i < to; i++) {
+    const c = text.charCodeAt(i);
+    if (c >= 0x41 && c <= 0x5a) return true;
+  }
+  return false;
+}
+
+// `:0443` is port 443; the scheme's default port and an empty one are no port at all.
+function portSuffix(digits: string, https: boolean): string {
+  if (digits === '') return '';
+  const port = Number(digits);
+  return port === (https ? 443 : 80) ? '' : `:${port}`;
+}
+
+function viaWhatwg(loc: string): string {
+  try {
+    const url = new URL(loc);
+    url.hash = '';
+    return url.href;
+  } catch {
+    return loc;
+  }
+}
