@@ -30,7 +30,12 @@ describe('memory job store', () => {
 
   it('is what openJobStore gives without Redis configuration', async () => {
     expect((await openJobStore({})).kind).toBe('memory');
-    expect((await openJobStore({ UPSTASH_REDIS_REST_URL: 'https://x.example' })).kind).toBe('memory');
     expect((await openJobStore({ UPSTASH_REDIS_REST_URL: 'https://x.example', UPSTASH_REDIS_REST_TOKEN: 't' })).kind).toBe('upstash');
+    expect((await openJobStore({ KV_REST_API_URL: 'https://x.example', KV_REST_API_TOKEN: 't' })).kind).toBe('upstash');
+  });
+
+  it('refuses half a store configuration instead of falling back to memory', async () => {
+    await expect(openJobStore({ UPSTASH_REDIS_REST_URL: 'https://x.example' })).rejects.toMatchObject({ kind: 'config', variable: 'UPSTASH_REDIS_REST_TOKEN' });
+    await expect(openJobStore({ KV_REST_API_TOKEN: 't' })).rejects.toMatchObject({ kind: 'config', variable: 'KV_REST_API_URL' });
   });
 });
