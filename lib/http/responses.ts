@@ -54,6 +54,6 @@ export function responseForError(error: unknown): Response {
     const issue = error.issues[0];
     return errorResponse('bad_request', issue ? `${issue.path.join('.') || 'body'}: ${issue.message}` : 'invalid request');
   }
-  log.error({ event: 'handler_crashed', err: error, stack: error instanceof Error ? error.stack : undefined }, 'unexpected handler error');
+  log.error({ event: 'handler_crashed', err: error }, 'unexpected handler error');
   return errorResponse('internal', 'internal error');
 }
