@@ -1,3 +1,4 @@
+import { once } from 'node:events';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -68,6 +69,8 @@ export async function startLocalApiServer(apiDir: string, listen: { host: string
     const served = Promise.resolve()
       .then(() => respond(routes, request))
       .then((response) => sendWebResponse(response, outgoing))
+      // Handed to the OS before shutdown may drop the connection.
+      .then(() => (outgoing.writableFinished ? undefined : once(outgoing, 'finish').then(() => undefined)))
       .catch((error: unknown) => {
         log.error({ event: 'serve_failed', err: error }, 'response failed');
         outgoing.destroy();
