@@ -1,36 +1,40 @@
 import { RequestError } from '../../lib/factory/errors.js';
 import { createJob, getJobStatus, readJobShard, runSlice, stopJob } from '../../lib/factory/jobs/index.js';
 import { DEFAULT_SLICE_BUDGET_MS } from '../../lib/http/api-limits.js';
-import { handle } from '../../lib/http/handler.js';
+import { handle, preflight } from '../../lib/http/handler.js';
 import { readJsonBody } from '../../lib/http/request.js';
-import { DiscoverQuerySchema, JobActionRequestSchema, StartJobRequestSchema } from '../../lib/http/request-schemas.js';
+import { DeleteJobQuerySchema, DiscoverQuerySchema, JobActionRequestSchema, StartJobRequestSchema } from '../../lib/http/request-schemas.js';
 import { json } from '../../lib/http/responses.js';
 import type { ServiceContext } from '../../lib/http/service.js';
 import { assertJobId } from '../../lib/store/job-id.js';
+import { jobNotFound } from '../../lib/store/store-errors.js';
 import { z } from 'zod';
 
+// `request.signal` aborts when the server shuts down (`serve` on SIGTERM): the slice then commits what it
+// read, releases its leases and answers.
+
 /** Starts a job (201) and runs its first slice within the budget. */
-async function start(body: z.infer<typeof StartJobRequestSchema>, context: ServiceContext): Promise<Response> {
+async function start(body: z.infer<typeof StartJobRequestSchema>, context: ServiceContext, signal: AbortSignal): Promise<Response> {
   const store = await context.store();
   const created = await createJob(store, { rootUrl: body.rootUrl, options: { ...body.options, net: context.net } });
-  const status = await runSlice(store, created.jobId, { budgetMs: body.budgetMs ?? DEFAULT_SLICE_BUDGET_MS });
+  const status = await runSlice(store, created.jobId, { budgetMs: body.budgetMs ?? DEFAULT_SLICE_BUDGET_MS, signal });
   return json(status, 201);
 }
 
 /** Continues (one slice) or stops a job: 200 JobStatus. */
-async function act(body: z.infer<typeof JobActionRequestSchema>, context: ServiceContext): Promise<Response> {
+async function act(body: z.infer<typeof JobActionRequestSchema>, context: ServiceContext, signal: AbortSignal): Promise<Response> {
   const jobId = assertJobId(body.jobId);
   const store = await context.store();
   if (body.action === 'stop') return json(await stopJob(store, jobId));
-  return json(await runSlice(store, jobId, { budgetMs: body.budgetMs ?? DEFAULT_SLICE_BUDGET_MS }));
+  return json(await runSlice(store, jobId, { budgetMs: body.budgetMs ?? DEFAULT_SLICE_BUDGET_MS, signal }));
 }
 
 /** `POST /api/factory/discover`: `{"rootUrl", "options"?, "budgetMs"?}` starts; `{"jobId", "action"?, "budgetMs"?}` continues or stops. */
 export function POST(request: Request): Promise<Response> {
   return handle(request, async (context) => {
     const body = await readJsonBody(request, z.record(z.string(), z.unknown()));
-    if ('jobId' in body) return act(JobActionRequestSchema.parse(body), context);
-    return start(StartJobRequestSchema.parse(body), context);
+    if ('jobId' in body) return act(JobActionRequestSchema.parse(body), context, request.signal);
+    return start(StartJobRequestSchema.parse(body), context, request.signal);
   });
 }
 
@@ -46,3 +50,16 @@ export function GET(request: Request): Promise<Response> {
     return json(shard);
   });
 }
+
+/** `DELETE /api/factory/discover?jobId=` -> 200 `{"jobId","deleted":true}` once the job and its shards are gone; 404 if unknown. */
+export function DELETE(request: Request): Promise<Response> {
+  return handle(request, async (context) => {
+    const jobId = assertJobId(DeleteJobQuerySchema.parse(Object.fromEntries(new URL(request.url).searchParams)).jobId);
+    const store = await context.store();
+    if (!(await store.deleteJob(jobId))) throw jobNotFound(jobId);
+    return json({ jobId, deleted: true });
+  });
+}
+
+/** CORS preflight (and `Allow`) for this route. */
+export const OPTIONS = preflight(['GET', 'POST', 'DELETE']);

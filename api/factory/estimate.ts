@@ -1,6 +1,6 @@
 import { estimateScope } from '../../lib/factory/scope/scope-estimator.js';
 import { ESTIMATE_BUDGET_MS } from '../../lib/http/api-limits.js';
-import { handle } from '../../lib/http/handler.js';
+import { handle, preflight } from '../../lib/http/handler.js';
 import { readJsonBody } from '../../lib/http/request.js';
 import { EstimateRequestSchema } from '../../lib/http/request-schemas.js';
 import { json } from '../../lib/http/responses.js';
@@ -22,3 +22,6 @@ export function GET(request: Request): Promise<Response> {
     return estimate(query.rootUrl, context);
   });
 }
+
+/** CORS preflight (and `Allow`) for this route. */
+export const OPTIONS = preflight(['GET', 'POST']);

@@ -22,6 +22,9 @@ export const ERROR_KINDS = [
   'unauthorized',
   'not_found',
   'conflict',
+  'store_unavailable',
+  'config',
+  'internal',
 ] as const;
 
 /** One of the DESIGN error kinds. */

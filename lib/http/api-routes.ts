@@ -9,8 +9,14 @@ export interface ApiRoute {
   file: string;
 }
 
+/** The methods a route module may export (Vercel's names). */
+export const ROUTE_METHODS = ['GET', 'POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS'] as const;
+
+/** One of the route methods. */
+export type RouteMethod = (typeof ROUTE_METHODS)[number];
+
 /** The exports of a route module, as Vercel reads them. */
-export type RouteModule = Partial<Record<'GET' | 'POST' | 'PUT' | 'DELETE' | 'PATCH', WebHandler>>;
+export type RouteModule = Partial<Record<RouteMethod, WebHandler>>;
 
 /** Vercel's rule: a `_`-prefixed or `__tests__` path segment is never a route. */
 function isRouteFile(path: string): boolean {

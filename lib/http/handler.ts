@@ -1,32 +1,60 @@
-import { assertAuthorized } from './request.js';
-import { responseForError } from './responses.js';
-import { serviceContext, type ServiceContext } from './service.js';
+import { factoryConfig } from '../config/factory-config.js';
 import { createLogger } from '../utils/logger.js';
+import type { RouteMethod } from './api-routes.js';
+import { corsHeaders, preflightResponse, withHeaders } from './cors.js';
+import { assertAuthorized } from './request.js';
+import { json, responseForError } from './responses.js';
+import { serviceContext, type ServiceContext } from './service.js';
 
 const log = createLogger('http:handler');
 
-// A malformed variable is the operator's mistake, not the caller's: it must not come back as a 400 naming the variable.
-function contextFromEnv(): ServiceContext {
+// CORS applies to every answer, errors included (a browser cannot read an error it is not allowed to see);
+// with a broken configuration there is no origin list, so no CORS headers.
+function corsFor(request: Request): Record<string, string> {
   try {
-    return serviceContext();
-  } catch (cause) {
-    throw new Error('the service environment is invalid', { cause });
+    return corsHeaders(request, factoryConfig().corsOrigins);
+  } catch {
+    return {};
   }
 }
 
-/** Runs a route's body with the service context after auth; every failure becomes the contract's JSON error. */
+/**
+ * Runs a route's body with the service context after auth; every failure becomes the contract's JSON error,
+ * and every answer carries the CORS headers the configuration allows. Every route goes through here.
+ */
 export async function handle(request: Request, route: (context: ServiceContext) => Promise<Response>): Promise<Response> {
   const startedAt = Date.now();
   const path = new URL(request.url).pathname;
+  let response: Response;
   try {
-    const context = contextFromEnv();
-    assertAuthorized(request, context.env);
-    const response = await route(context);
+    const context = serviceContext();
+    assertAuthorized(request, context.config);
+    response = await route(context);
     log.info({ event: 'request', method: request.method, path, status: response.status, ms: Date.now() - startedAt }, 'request served');
-    return response;
   } catch (error) {
-    const response = responseForError(error);
+    response = responseForError(error);
     log.info({ event: 'request_failed', method: request.method, path, status: response.status, ms: Date.now() - startedAt }, 'request refused');
-    return response;
   }
+  return withHeaders(response, corsFor(request));
+}
+
+/**
+ * The `OPTIONS` export of a route that serves `methods`: answers CORS preflights (no auth: browsers send none
+ * on a preflight). `crawler-factory serve` answers it for a route without this export; Vercel needs the export.
+ */
+export function preflight(methods: readonly RouteMethod[]): (request: Request) => Response {
+  const allow = [...new Set<RouteMethod>([...methods, 'OPTIONS'])];
+  return (request) => {
+    try {
+      return preflightResponse(request, allow, factoryConfig().corsOrigins);
+    } catch (error) {
+      return responseForError(error);
+    }
+  };
+}
+
+/** `405` for a method the route does not serve, with `Allow` (and CORS, so a browser sees why). */
+export function methodNotAllowed(request: Request, allow: readonly string[]): Response {
+  const response = json({ error: { kind: 'bad_request', message: `method ${request.method} not allowed` } }, 405, { allow: allow.join(', ') });
+  return withHeaders(response, corsFor(request));
 }

@@ -1,17 +1,32 @@
+import { once } from 'node:events';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { listApiRoutes, loadRouteModule, type RouteModule } from './api-routes.js';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { listApiRoutes, loadRouteModule, ROUTE_METHODS, type RouteMethod, type RouteModule } from './api-routes.js';
+import { methodNotAllowed, preflight } from './handler.js';
 import { sendWebResponse, toWebRequest } from './node-adapter.js';
-import { errorResponse, json } from './responses.js';
+import { errorResponse } from './responses.js';
 import { createLogger } from '../utils/logger.js';
 
 const log = createLogger('http:local-server');
+
+/** How long shutdown waits for running handlers by default: slices stop within it, commit and release. */
+export const DEFAULT_SHUTDOWN_GRACE_MS = 2_000;
 
 /** The api/ handlers on a local node:http server, as `crawler-factory serve` runs them. */
 export interface LocalApiServer {
   origin: string;
   routes: string[];
   server: Server;
+  /** Requests being handled right now. */
+  inFlight(): number;
+  /**
+   * Stops gracefully: refuses new connections, aborts `request.signal` of every running handler (a slice then
+   * commits what it read and releases its leases, and answers), waits up to `graceMs` for their answers, then
+   * drops whatever is left. Resolves true when every handler answered in time. Idempotent.
+   */
+  shutdown(options?: { graceMs?: number }): Promise<boolean>;
+  /** Closes without aborting handlers: waits for them to finish (tests, and callers that want the old behaviour). */
   close(): Promise<void>;
 }
 
@@ -21,33 +36,47 @@ async function loadRoutes(apiDir: string): Promise<Map<string, RouteModule>> {
   return routes;
 }
 
+/** The methods a route module exports; OPTIONS always, since preflights are answered for every route. */
+function allowedMethods(module: RouteModule): RouteMethod[] {
+  return [...new Set<RouteMethod>([...ROUTE_METHODS.filter((method) => typeof module[method] === 'function'), 'OPTIONS'])];
+}
+
+function respond(routes: Map<string, RouteModule>, request: Request): Promise<Response> | Response {
+  const path = new URL(request.url).pathname;
+  const module = routes.get(path);
+  if (!module) return errorResponse('not_found', `no route ${path}`);
+  const handler = module[request.method as RouteMethod];
+  if (handler) return handler(request);
+  const allow = allowedMethods(module);
+  return request.method === 'OPTIONS' ? preflight(allow)(request) : methodNotAllowed(request, allow);
+}
+
 /** Serves every route under `apiDir` (`/api/x/y` -> `api/x/y.ts`) on host:port (port 0: a free one). */
 export async function startLocalApiServer(apiDir: string, listen: { host: string; port: number }): Promise<LocalApiServer> {
   const routes = await loadRoutes(apiDir);
+  const stopping = new AbortController();
+  const running = new Set<Promise<void>>();
   let origin = '';
   const server = createServer((incoming, outgoing) => {
     // The origin is ours, never the client's Host header: a malformed Host must not crash the server.
     let request: Request;
     try {
-      request = toWebRequest(incoming, origin);
+      request = toWebRequest(incoming, origin, stopping.signal);
     } catch {
       void sendWebResponse(errorResponse('bad_request', 'malformed request target'), outgoing);
       return;
     }
-    const path = new URL(request.url).pathname;
-    const module = routes.get(path);
-    const handler = module?.[(request.method ?? 'GET') as keyof RouteModule];
-    const respond = async () => {
-      if (!module) return errorResponse('not_found', `no route ${path}`);
-      if (!handler) return json({ error: { kind: 'bad_request', message: `method ${request.method} not allowed` } }, 405);
-      return handler(request);
-    };
-    respond()
+    const served = Promise.resolve()
+      .then(() => respond(routes, request))
       .then((response) => sendWebResponse(response, outgoing))
+      // Handed to the OS before shutdown may drop the connection.
+      .then(() => (outgoing.writableFinished ? undefined : once(outgoing, 'finish').then(() => undefined)))
       .catch((error: unknown) => {
         log.error({ event: 'serve_failed', err: error }, 'response failed');
         outgoing.destroy();
-      });
+      })
+      .finally(() => running.delete(served));
+    running.add(served);
   });
   await new Promise<void>((ready, fail) => {
     server.once('error', fail);
@@ -59,10 +88,28 @@ export async function startLocalApiServer(apiDir: string, listen: { host: string
   const { port } = server.address() as AddressInfo;
   const host = listen.host.includes(':') ? `[${listen.host}]` : listen.host;
   origin = `http://${host}:${port}`;
+  const closed = () => new Promise<void>((done) => server.close(() => done()));
+  let shutdown: Promise<boolean> | null = null;
   return {
     origin,
     routes: [...routes.keys()],
     server,
-    close: () => new Promise((done) => server.close(() => done())),
+    inFlight: () => running.size,
+    shutdown: (options = {}) => {
+      shutdown ??= (async () => {
+        const graceMs = options.graceMs ?? DEFAULT_SHUTDOWN_GRACE_MS;
+        const closing = closed();
+        server.closeIdleConnections();
+        log.info({ event: 'shutdown', inFlight: running.size, graceMs }, 'shutting down: aborting running slices');
+        stopping.abort(new Error('server shutting down'));
+        const answered = await Promise.race([Promise.all([...running]).then(() => true), sleep(graceMs, false, { ref: false })]);
+        if (!answered) log.warn({ event: 'shutdown_forced', inFlight: running.size }, 'handlers still running after the grace period: dropped');
+        server.closeAllConnections();
+        await closing;
+        return answered;
+      })();
+      return shutdown;
+    },
+    close: closed,
   };
 }

@@ -4,8 +4,8 @@ import { Readable } from 'node:stream';
 /** A web-standard handler, as Vercel functions export them. */
 export type WebHandler = (request: Request) => Promise<Response> | Response;
 
-/** Builds a web Request from a node:http request (the body is streamed, not buffered). */
-export function toWebRequest(incoming: IncomingMessage, origin: string): Request {
+/** Builds a web Request from a node:http request (the body is streamed, not buffered); `signal` becomes `request.signal`. */
+export function toWebRequest(incoming: IncomingMessage, origin: string, signal?: AbortSignal): Request {
   const headers = new Headers();
   for (const [name, value] of Object.entries(incoming.headers)) {
     if (Array.isArray(value)) value.forEach((item) => headers.append(name, item));
@@ -16,6 +16,7 @@ export function toWebRequest(incoming: IncomingMessage, origin: string): Request
   return new Request(new URL(incoming.url ?? '/', origin), {
     method,
     headers,
+    ...(signal ? { signal } : {}),
     ...(hasBody ? { body: Readable.toWeb(incoming) as ReadableStream<Uint8Array>, duplex: 'half' } : {}),
   } as RequestInit);
 }

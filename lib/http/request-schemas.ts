@@ -41,3 +41,6 @@ export const DiscoverQuerySchema = z
     shard: z.string().regex(/^\d{1,8}$/, 'shard must be a whole number').transform(Number).optional(),
   })
   .strict();
+
+/** `DELETE /api/factory/discover?jobId=...`. */
+export const DeleteJobQuerySchema = z.object({ jobId: z.string().max(200) }).strict();

@@ -1,7 +1,7 @@
 import { timingSafeEqual, createHash } from 'node:crypto';
 import type { z } from 'zod';
 import { RequestError } from '../factory/errors.js';
-import type { ServiceEnv } from './env.js';
+import type { FactoryConfig } from '../config/factory-config.js';
 
 /** Request bodies are tiny JSON documents; anything larger is refused before parsing. */
 export const MAX_BODY_BYTES = 64 * 1024;
@@ -45,10 +45,10 @@ function sameSecret(given: string, expected: string): boolean {
  * Checks `Authorization: Bearer <FACTORY_API_TOKEN>` when a token is configured.
  * On Vercel (VERCEL=1) a missing token is a refusal to serve at all: a public deployment must not be open.
  */
-export function assertAuthorized(request: Request, env: ServiceEnv): void {
-  const token = env.FACTORY_API_TOKEN;
+export function assertAuthorized(request: Request, config: FactoryConfig): void {
+  const token = config.apiToken;
   if (!token) {
-    if (env.VERCEL === '1') throw new RequestError('unauthorized', 'FACTORY_API_TOKEN is not set: the service refuses to run on Vercel without it');
+    if (config.onVercel) throw new RequestError('unauthorized', 'FACTORY_API_TOKEN is not set: the service refuses to run on Vercel without it');
     return;
   }
   const header = request.headers.get('authorization') ?? '';

@@ -12,9 +12,12 @@ const STATUS_BY_KIND: Partial<Record<ErrorKind, number>> = {
   not_found: 404,
   conflict: 409,
   blocked_ssrf: 422,
+  config: 500,
+  internal: 500,
+  store_unavailable: 503,
 };
 
-/** The status a FactoryError kind maps to: client kinds 4xx, everything upstream 502. */
+/** The status a FactoryError kind maps to: client kinds 4xx, deployment and bugs 500, the store 503, upstream 502. */
 export function statusForKind(kind: ErrorKind): number {
   return STATUS_BY_KIND[kind] ?? 502;
 }
@@ -28,20 +31,29 @@ export function json(body: unknown, status = 200, headers: Record<string, string
 }
 
 /** `{"error": {"kind", "message", "url"?}}` with the kind's status. */
-export function errorResponse(kind: ErrorKind, message: string, url: string | null = null): Response {
+export function errorResponse(kind: ErrorKind, message: string, url: string | null = null, headers: Record<string, string> = {}): Response {
   const error = url ? { kind, message, url } : { kind, message };
-  return json({ error }, statusForKind(kind));
+  return json({ error }, statusForKind(kind), headers);
 }
 
-/** Maps anything a handler throws to the contract's JSON error; unknown failures are logged and hidden. */
+/** Seconds to wait before a retry, for errors that say so (a store that is unavailable right now). */
+function retryAfterOf(error: object): Record<string, string> {
+  const seconds = (error as { retryAfterSeconds?: unknown }).retryAfterSeconds;
+  return typeof seconds === 'number' && seconds > 0 ? { 'retry-after': String(Math.ceil(seconds)) } : {};
+}
+
+/**
+ * Maps anything a handler throws to the contract's JSON error. Anything that is not a typed error is a bug:
+ * `internal` (500), logged here once with its stack, its message kept from the client.
+ */
 export function responseForError(error: unknown): Response {
   if (isFactoryError(error)) {
-    return errorResponse(error.kind, error.message, error.url);
+    return errorResponse(error.kind, error.message, error.url, retryAfterOf(error));
   }
   if (error instanceof ZodError) {
     const issue = error.issues[0];
     return errorResponse('bad_request', issue ? `${issue.path.join('.') || 'body'}: ${issue.message}` : 'invalid request');
   }
   log.error({ event: 'handler_crashed', err: error }, 'unexpected handler error');
-  return json({ error: { kind: 'fetch_failed', message: 'internal error' } }, 500);
+  return errorResponse('internal', 'internal error');
 }

@@ -1,11 +1,11 @@
-import type { JobStore } from '../store/job-store.js';
-import { openJobStore } from '../store/open-job-store.js';
-import { readServiceEnv, netPolicyFromEnv, type ServiceEnv } from './env.js';
+import { ConfigError, factoryConfig, STORE_VARIABLES_HINT, type FactoryConfig } from '../config/factory-config.js';
 import type { NetPolicy } from '../factory/limits.js';
+import type { JobStore } from '../store/job-store.js';
+import { openConfiguredStore } from '../store/open-job-store.js';
 
-/** What every handler needs: the validated environment, the network policy and the job store. */
+/** What every handler needs: the typed configuration, the network policy and the job store. */
 export interface ServiceContext {
-  env: ServiceEnv;
+  config: FactoryConfig;
   net: NetPolicy;
   store(): Promise<JobStore>;
 }
@@ -13,14 +13,22 @@ export interface ServiceContext {
 // One store per warm function instance: connecting on every request would cost a TCP+TLS handshake each time.
 let cachedStore: Promise<JobStore> | null = null;
 
-/** The context of this request, read from the environment now (never at import time). */
-export function serviceContext(env: NodeJS.ProcessEnv = process.env): ServiceContext {
-  const parsed = readServiceEnv(env);
+// A Vercel function's memory dies with the instance: jobs there would vanish between two calls.
+function assertDurable(config: FactoryConfig): void {
+  if (config.onVercel && config.store.type === 'memory') {
+    throw new ConfigError('REDIS_URL', `no job store is configured and this is Vercel, where memory does not last: ${STORE_VARIABLES_HINT}`);
+  }
+}
+
+/** The context of this request, from the process's configuration (parsed once, never at import time). */
+export function serviceContext(env: Record<string, string | undefined> = process.env): ServiceContext {
+  const config = factoryConfig(env);
   return {
-    env: parsed,
-    net: netPolicyFromEnv(parsed),
+    config,
+    net: config.net,
     store: () => {
-      cachedStore ??= openJobStore(env).catch((error: unknown) => {
+      assertDurable(config);
+      cachedStore ??= openConfiguredStore(config).catch((error: unknown) => {
         cachedStore = null;
         throw error;
       });

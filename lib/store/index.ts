@@ -7,7 +7,7 @@ export { MemoryJobStore, type MemoryJobStoreOptions } from './memory-job-store.j
 export { RedisJobStore, type RedisJobStoreOptions } from './redis-job-store.js';
 export { RedisReplyError, CountingCommands, type CommandStats, type RedisCommands } from './redis-commands.js';
 export { connectNodeRedis, type NodeRedisOptions } from './node-redis-commands.js';
-export { upstashCommands, type UpstashOptions } from './upstash-commands.js';
-export { connectRedisJobStore, createUpstashJobStore, openJobStore, type StoreEnv, type StoreOptions } from './open-job-store.js';
-export { StoreError, jobNotFound, type StoreFailure } from './store-errors.js';
+export { upstashCommands, UpstashTransportError, type UpstashOptions } from './upstash-commands.js';
+export { connectRedisJobStore, createUpstashJobStore, openConfiguredStore, openJobStore, type StoreEnv, type StoreOptions } from './open-job-store.js';
+export { StoreError, STORE_RETRY_AFTER_SECONDS, jobNotFound, type StoreFailure } from './store-errors.js';
 export type { RetryPolicy } from './script-runner.js';

@@ -5,9 +5,15 @@ import { RequestError } from '../factory/errors.js';
 /** Job ids: 16 random bytes as base64url, 22 characters; nothing else may reach a store key. */
 export const JobIdSchema = z.string().regex(/^[A-Za-z0-9_-]{22}$/);
 
-/** A new random, URL-safe job id (128 bits, so ids cannot be guessed). */
+/**
+ * A new random, URL-safe job id (128 bits, so ids cannot be guessed). Never starts with `-`, which a shell
+ * tool would read as a flag (`--resume -abc...`): such a draw (1 in 64) is drawn again.
+ */
 export function newJobId(): string {
-  return randomBytes(16).toString('base64url');
+  for (;;) {
+    const id = randomBytes(16).toString('base64url');
+    if (!id.startsWith('-')) return id;
+  }
 }
 
 /** A new lease token: names one claim of one sitemap, so a late commit of an older claim is refused. */

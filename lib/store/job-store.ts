@@ -120,6 +120,8 @@ export interface JobStore {
   release(jobId: string, workId: string, token: string): Promise<boolean>;
   /** Stops a running job (a finished or failed one keeps its state). */
   stop(jobId: string): Promise<JobStatus>;
+  /** Removes the job and every key it owns (shards, leases); false when there was no such job. */
+  deleteJob(jobId: string): Promise<boolean>;
   /** Shard `n` (0-based), or null when it does not exist (not yet written, or expired). */
   readShard(jobId: string, n: number): Promise<ShardEntry[] | null>;
   /** Closes connections. */

@@ -33,10 +33,12 @@ export class MemoryJobStore implements JobStore {
   private readonly jobs = new Map<string, MemoryJob>();
   private readonly ttlMs: number;
   private readonly now: () => number;
+  private nextSweepAt: number;
 
   constructor(options: MemoryJobStoreOptions = {}) {
     this.ttlMs = options.ttlMs ?? DEFAULT_JOB_TTL_MS;
     this.now = options.now ?? Date.now;
+    this.nextSweepAt = this.now() + this.sweepIntervalMs();
     log.warn({ event: 'store_memory' }, 'in-memory job store: jobs do not survive a restart (set REDIS_URL or UPSTASH_REDIS_REST_URL)');
   }
 
@@ -107,6 +109,13 @@ export class MemoryJobStore implements JobStore {
     return this.getStatus(jobId);
   }
 
+  async deleteJob(jobId: string): Promise<boolean> {
+    const found = this.find(assertJobId(jobId)) !== null;
+    this.jobs.delete(jobId);
+    log.info({ event: 'job_deleted', jobId, found }, 'job delete requested');
+    return found;
+  }
+
   async readShard(jobId: string, n: number): Promise<ShardEntry[] | null> {
     const raw = this.get(jobId).shards.get(n);
     return raw === undefined ? null : parseJsonRecord(raw, ShardSchema, `memory shard ${jobId}/${n}`);
@@ -131,8 +140,32 @@ export class MemoryJobStore implements JobStore {
     };
   }
 
+  /** Jobs held right now (expired ones count until the next sweep). */
+  get size(): number {
+    return this.jobs.size;
+  }
+
+  // Sweeps run on access, at most once per interval: no timer keeps the process alive, and a long-running
+  // `serve` frees jobs nobody asks about again.
+  private sweepIntervalMs(): number {
+    return Math.min(this.ttlMs, 60_000);
+  }
+
+  private sweep(now: number): void {
+    if (now < this.nextSweepAt) return;
+    this.nextSweepAt = now + this.sweepIntervalMs();
+    let freed = 0;
+    for (const [jobId, job] of this.jobs) {
+      if (job.counters.expiresAt > now) continue;
+      this.jobs.delete(jobId);
+      freed += 1;
+    }
+    if (freed > 0) log.info({ event: 'jobs_expired', freed, kept: this.jobs.size }, 'expired jobs freed');
+  }
+
   // A job past its expiry is gone, as its Redis keys would be.
   private find(jobId: string): MemoryJob | null {
+    this.sweep(this.now());
     const job = this.jobs.get(jobId);
     if (job && job.counters.expiresAt <= this.now()) this.jobs.delete(jobId);
     return this.jobs.get(jobId) ?? null;

@@ -22,7 +22,7 @@ import { parseJsonRecord, parseMeta, parseRecord, serializeError, serializeMeta,
 import { CountingCommands, type CommandStats, type RedisCommands } from './redis-commands.js';
 import { checkGuard, toClaimResult, toCommitResult, toEnqueueResult, toFinishResult, toJobStatus } from './replies.js';
 import { ScriptRunner, type RetryPolicy } from './script-runner.js';
-import { CLAIM, COMMIT_SHARD, CREATE_JOB, ENQUEUE, FINISH_WORK, RELEASE, STATUS, STOP } from './scripts/job-scripts.js';
+import { CLAIM, COMMIT_SHARD, CREATE_JOB, DELETE_JOB, ENQUEUE, FINISH_WORK, RELEASE, STATUS, STOP } from './scripts/job-scripts.js';
 import type { LuaScript } from './scripts/lua-script.js';
 import { StoreError } from './store-errors.js';
 
@@ -118,6 +118,13 @@ export class RedisJobStore implements JobStore {
     const reply = await this.run(STOP, assertJobId(jobId), []);
     this.log.info({ event: 'job_stop', jobId }, 'job stop requested');
     return toJobStatus(reply, jobId, this.key(jobId));
+  }
+
+  async deleteJob(jobId: string): Promise<boolean> {
+    const reply = await this.runner.eval(DELETE_JOB, jobKeys(assertJobId(jobId)), [jobKeyPrefix(jobId), new Date().toISOString()]);
+    const [tag, removed] = parseRecord(reply, z.union([z.tuple([z.literal('not_found')]), z.tuple([z.literal('deleted'), z.number().int()])]), this.key(jobId));
+    this.log.info({ event: 'job_deleted', jobId, found: tag === 'deleted', keys: removed ?? 0 }, 'job delete requested');
+    return tag === 'deleted';
   }
 
   async readShard(jobId: string, n: number): Promise<ShardEntry[] | null> {

@@ -13,6 +13,8 @@ export interface UpstashProxy {
   token: string;
   /** HTTP requests and Redis commands served. */
   stats(): { requests: number; commands: number; unauthorized: number };
+  /** From now on answers every request with this HTTP status and an HTML body, as a failing edge does (null: serve again). */
+  setFailure(status: number | null): void;
   close(): Promise<void>;
 }
 
@@ -108,7 +110,13 @@ export async function startUpstashProxy(redisUrl: string, token = 'test-token'):
   redis.on('error', () => {});
   await redis.connect();
   const backend = new RestBackend(redis, token);
+  let failure: number | null = null;
   const server = createServer((request, response) => {
+    if (failure !== null) {
+      backend.counts.requests += 1;
+      response.writeHead(failure, { 'content-type': 'text/html' });
+      return void response.end(`<html><body>${failure}</body></html>`);
+    }
     backend.handle(request, response).catch((error: unknown) => send(response, 500, { error: String(error) }));
   });
   server.listen(0, '127.0.0.1');
@@ -119,6 +127,7 @@ export async function startUpstashProxy(redisUrl: string, token = 'test-token'):
     url: `http://127.0.0.1:${port}`,
     token,
     stats: () => ({ ...backend.counts }),
+    setFailure: (status) => (failure = status),
     close: async () => {
       server.closeAllConnections();
       await new Promise<void>((done) => server.close(() => done()));

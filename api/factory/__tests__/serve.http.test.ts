@@ -134,6 +134,7 @@ describe('crawler-factory serve', () => {
     expect(JSON.parse(traversal.body)).toMatchObject({ error: { kind: 'not_found' } });
     const put = await fetch(`${open.origin}/api/factory/discover`, { method: 'PUT', body: '{}' });
     expect(put.status).toBe(405);
+    expect(put.headers.get('allow')).toBe('GET, POST, DELETE, OPTIONS');
     expect(await put.json()).toMatchObject({ error: { kind: 'bad_request' } });
   });
 

@@ -30,7 +30,31 @@ describe('memory job store', () => {
 
   it('is what openJobStore gives without Redis configuration', async () => {
     expect((await openJobStore({})).kind).toBe('memory');
-    expect((await openJobStore({ UPSTASH_REDIS_REST_URL: 'https://x.example' })).kind).toBe('memory');
     expect((await openJobStore({ UPSTASH_REDIS_REST_URL: 'https://x.example', UPSTASH_REDIS_REST_TOKEN: 't' })).kind).toBe('upstash');
+    expect((await openJobStore({ KV_REST_API_URL: 'https://x.example', KV_REST_API_TOKEN: 't' })).kind).toBe('upstash');
+  });
+
+  it('refuses half a store configuration instead of falling back to memory', async () => {
+    await expect(openJobStore({ UPSTASH_REDIS_REST_URL: 'https://x.example' })).rejects.toMatchObject({ kind: 'config', variable: 'UPSTASH_REDIS_REST_TOKEN' });
+    await expect(openJobStore({ KV_REST_API_TOKEN: 't' })).rejects.toMatchObject({ kind: 'config', variable: 'KV_REST_API_URL' });
+  });
+});
+
+describe('memory job store over a long run', () => {
+  it('frees expired jobs nobody asks about again, on its next use, without a timer', async () => {
+    let now = Date.now();
+    const store = new MemoryJobStore({ ttlMs: 1_000, now: () => now });
+    const old = [newJob(['https://example.com/a.xml']), newJob(['https://example.com/b.xml'])];
+    for (const job of old) {
+      job.meta.createdAt = new Date(now).toISOString();
+      await store.createJob(job);
+    }
+    expect(store.size).toBe(2);
+    now += 1_000;
+    const fresh = newJob(['https://example.com/c.xml']);
+    fresh.meta.createdAt = new Date(now).toISOString();
+    await store.createJob(fresh);
+    expect(store.size).toBe(1);
+    expect((await store.getStatus(fresh.meta.jobId)).state).toBe('running');
   });
 });

@@ -175,11 +175,11 @@ describe('redis job store over a failing connection', () => {
       expect((await Promise.all([0, 1, 2].map((n) => store.readShard(jobId, n)))).flat()).toEqual(commits.flat());
     }, `redis://127.0.0.1:${proxy.port}`));
 
-  it('reports an unreachable store as fetch_failed after its retries', () =>
+  it('reports an unreachable store as a retryable store_unavailable after its retries', () =>
     withStore(async (store) => {
       const jobId = await createdJob(store, ['https://example.com/a.xml']);
       proxy.setPlan(() => 'reset');
-      await expect(store.getStatus(jobId)).rejects.toMatchObject({ name: 'StoreError', kind: 'fetch_failed', failure: 'unavailable' });
+      await expect(store.getStatus(jobId)).rejects.toMatchObject({ name: 'StoreError', kind: 'store_unavailable', failure: 'unavailable' });
       proxy.setPlan(null);
       expect((await store.getStatus(jobId)).state).toBe('running');
     }, `redis://127.0.0.1:${proxy.port}`, { retry: { attempts: 4, baseDelayMs: 20, maxDelayMs: 100 } }));

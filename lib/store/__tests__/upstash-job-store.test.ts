@@ -68,6 +68,6 @@ describe('upstash job store', () => {
 
   it('reports refused credentials as an unavailable store, not as bad data', async () => {
     const store = createUpstashJobStore({ url: proxy.url, token: 'wrong' });
-    await expect(store.getStatus('AAAAAAAAAAAAAAAAAAAAAA')).rejects.toMatchObject({ name: 'StoreError', kind: 'fetch_failed', failure: 'unavailable' });
+    await expect(store.getStatus('AAAAAAAAAAAAAAAAAAAAAA')).rejects.toMatchObject({ name: 'StoreError', kind: 'store_unavailable', failure: 'unavailable' });
   });
 });

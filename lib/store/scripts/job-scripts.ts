@@ -166,3 +166,35 @@ local bad = check() if bad then return bad end
 return status_reply()
 `,
 );
+
+/**
+ * ARGV: prefix, now. Deletes every key of the job: the fixed keys, each shard (0..shardsWritten-1) and the lease
+ * of each known work item, in batches (Lua's unpack has a limit). Returns the number of keys removed, or
+ * {'not_found'}. Runs whatever the status hash holds, so a corrupt job can still be removed.
+ */
+export const DELETE_JOB = script(
+  'delete_job',
+  `
+if redis.call('EXISTS', STATUS) == 0 then return {'not_found'} end
+local removed = 0
+local batch = {}
+local function drop(key)
+  batch[#batch + 1] = key
+  if #batch >= 500 then
+    removed = removed + redis.call('DEL', unpack(batch))
+    batch = {}
+  end
+end
+local shards = tonumber(redis.call('HGET', STATUS, 'shardsWritten')) or 0
+for n = 0, shards - 1 do drop(PREFIX .. 'shard:' .. n) end
+if redis.call('TYPE', ACTIVE).ok == 'set' then
+  for _, id in ipairs(redis.call('SMEMBERS', ACTIVE)) do drop(lease_key(id)) end
+end
+if redis.call('TYPE', ITEMS).ok == 'hash' then
+  for _, id in ipairs(redis.call('HKEYS', ITEMS)) do drop(lease_key(id)) end
+end
+for i = 1, #KEYS do drop(KEYS[i]) end
+if #batch > 0 then removed = removed + redis.call('DEL', unpack(batch)) end
+return {'deleted', removed}
+`,
+);

@@ -1,0 +1,86 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, factoryConfig, inMemoryStoreWarning, readFactoryConfig } from '../factory-config.js';
+
+/** The ConfigError `env` is refused with. */
+function refusal(env: Record<string, string>): ConfigError {
+  try {
+    readFactoryConfig(env);
+  } catch (error) {
+    if (error instanceof ConfigError) return error;
+    throw error;
+  }
+  throw new Error('expected a ConfigError');
+}
+
+describe('the factory configuration', () => {
+  it('defaults to an open, in-memory, public-targets-only service', () => {
+    expect(readFactoryConfig({})).toEqual({
+      apiToken: null,
+      onVercel: false,
+      store: { type: 'memory' },
+      jobTtlMs: null,
+      net: { allowPrivate: false, allowHosts: [], resolve: [] },
+      corsOrigins: [],
+    });
+  });
+
+  it('reads every variable into one typed value (empty values count as unset)', () => {
+    const config = readFactoryConfig({
+      FACTORY_API_TOKEN: 't0k3n',
+      VERCEL: '1',
+      REDIS_URL: 'rediss://user:pw@redis.example:6380',
+      FACTORY_ALLOW_HOSTS: '127.0.0.1:8080, Intranet.local',
+      FACTORY_RESOLVE: 'example.com:443:127.0.0.1',
+      FACTORY_ALLOW_PRIVATE: 'true',
+      FACTORY_JOB_TTL_MS: '60000',
+      FACTORY_CORS_ORIGINS: 'https://wizard.example.com, http://localhost:5173',
+      UPSTASH_REDIS_REST_URL: '',
+    });
+    expect(config).toEqual({
+      apiToken: 't0k3n',
+      onVercel: true,
+      store: { type: 'redis', url: 'rediss://user:pw@redis.example:6380' },
+      jobTtlMs: 60_000,
+      net: { allowPrivate: true, allowHosts: ['127.0.0.1:8080', 'intranet.local'], resolve: [{ host: 'example.com', port: 443, address: '127.0.0.1' }] },
+      corsOrigins: ['https://wizard.example.com', 'http://localhost:5173'],
+    });
+  });
+
+  it("takes Vercel KV's names for the Upstash REST endpoint", () => {
+    expect(readFactoryConfig({ KV_REST_API_URL: 'https://kv.example', KV_REST_API_TOKEN: 'kv' }).store).toEqual({ type: 'upstash', url: 'https://kv.example', token: 'kv' });
+    expect(readFactoryConfig({ UPSTASH_REDIS_REST_URL: 'https://up.example', UPSTASH_REDIS_REST_TOKEN: 'up' }).store).toEqual({ type: 'upstash', url: 'https://up.example', token: 'up' });
+  });
+
+  it.each([
+    ['REDIS_URL', 'http://user:hunter2@redis.example'],
+    ['UPSTASH_REDIS_REST_URL', 'not a url hunter2'],
+    ['FACTORY_JOB_TTL_MS', 'hunter2'],
+    ['FACTORY_JOB_TTL_MS', '-5'],
+    ['FACTORY_ALLOW_PRIVATE', 'hunter2'],
+    ['FACTORY_RESOLVE', 'hunter2.example'],
+    ['FACTORY_CORS_ORIGINS', 'https://hunter2.example/path'],
+    ['FACTORY_CORS_ORIGINS', '*'],
+  ])('refuses a malformed %s as a config error naming it, never repeating the value', (variable, value) => {
+    const error = refusal({ [variable]: value });
+    expect(error).toMatchObject({ kind: 'config', variable });
+    expect(error.message).toContain(variable);
+    expect(error.message).not.toContain('hunter2');
+  });
+
+  it('refuses half a store instead of silently keeping jobs in memory', () => {
+    expect(refusal({ UPSTASH_REDIS_REST_URL: 'https://up.example' }).variable).toBe('UPSTASH_REDIS_REST_TOKEN');
+    expect(refusal({ KV_REST_API_TOKEN: 'kv' }).variable).toBe('KV_REST_API_URL');
+  });
+
+  it('parses once per distinct environment', () => {
+    const env = { FACTORY_JOB_TTL_MS: '1000' };
+    const first = factoryConfig(env);
+    expect(factoryConfig({ ...env })).toBe(first);
+    expect(factoryConfig({ FACTORY_JOB_TTL_MS: '2000' }).jobTtlMs).toBe(2000);
+  });
+
+  it('has a warning for the CLI to print when jobs would live in memory, and none with a store', () => {
+    expect(inMemoryStoreWarning(readFactoryConfig({}))).toMatch(/lost on restart.*REDIS_URL.*KV_REST_API_URL/);
+    expect(inMemoryStoreWarning(readFactoryConfig({ REDIS_URL: 'redis://127.0.0.1:6379' }))).toBeNull();
+  });
+});

@@ -1,0 +1,174 @@
+import { z } from 'zod';
+import { FactoryError } from '../factory/errors.js';
+import { parseResolveEntry, type NetPolicy } from '../factory/limits.js';
+import { createLogger } from '../utils/logger.js';
+
+const log = createLogger('config');
+
+/** The deployment is misconfigured: `variable` names what to fix (its value is never repeated). */
+export class ConfigError extends FactoryError {
+  override name = 'ConfigError';
+  constructor(
+    readonly variable: string,
+    message: string,
+  ) {
+    super('config', message);
+  }
+}
+
+const list = (value: string | undefined): string[] =>
+  (value ?? '')
+    .split(',')
+    .map((item) => item.trim())
+    .filter(Boolean);
+
+const flag = z.enum(['0', '1', 'true', 'false']).transform((value) => value === '1' || value === 'true');
+const httpUrl = z.url({ protocol: /^https?$/, error: 'expected an http(s) URL' });
+
+/**
+ * Every variable the service reads, validated in one place. An empty value counts as unset (as .env files
+ * leave them). Messages say what is expected, never the value (URLs and tokens carry secrets).
+ */
+export const FactoryEnvSchema = z.object({
+  /** Bearer token every route requires when set; required on Vercel. */
+  FACTORY_API_TOKEN: z.string().optional(),
+  /** Set to `1` by Vercel. */
+  VERCEL: z.string().optional(),
+  /** Redis over TCP (`redis://` or `rediss://`). */
+  REDIS_URL: z.url({ protocol: /^rediss?$/, error: 'expected a redis:// or rediss:// URL' }).optional(),
+  UPSTASH_REDIS_REST_URL: httpUrl.optional(),
+  UPSTASH_REDIS_REST_TOKEN: z.string().optional(),
+  /** Vercel KV / the Upstash integration's names for the same endpoint and token. */
+  KV_REST_API_URL: httpUrl.optional(),
+  KV_REST_API_TOKEN: z.string().optional(),
+  /** Comma-separated `host[:port]` private targets the server may fetch (tests, self-hosting). */
+  FACTORY_ALLOW_HOSTS: z.string().optional(),
+  /** Comma-separated `host:port:addr` static DNS overrides. */
+  FACTORY_RESOLVE: z.string().optional(),
+  /** Allow every private target (self-hosting on a private network only). */
+  FACTORY_ALLOW_PRIVATE: flag.optional(),
+  /** Lifetime of a job's keys in milliseconds (default 7 days). */
+  FACTORY_JOB_TTL_MS: z.coerce.number({ error: 'expected a whole number of milliseconds' }).int().positive().optional(),
+  /** Comma-separated exact origins (`https://app.example.com`) allowed to call the API from a browser. */
+  FACTORY_CORS_ORIGINS: z.string().optional(),
+});
+type FactoryEnv = z.infer<typeof FactoryEnvSchema>;
+
+/** The variables of FactoryEnvSchema, in order. */
+export const FACTORY_ENV_NAMES = Object.keys(FactoryEnvSchema.shape) as Array<keyof FactoryEnv>;
+
+/** Where jobs live: Redis over TCP, Upstash over REST (under either set of names), or this process's memory. */
+export type StoreConfig =
+  | { type: 'redis'; url: string }
+  | { type: 'upstash'; url: string; token: string }
+  | { type: 'memory' };
+
+/** The service's configuration, typed: read from the environment once per distinct environment. */
+export interface FactoryConfig {
+  apiToken: string | null;
+  onVercel: boolean;
+  store: StoreConfig;
+  /** Lifetime of every key of a job, from its creation; null: the store's default (7 days). */
+  jobTtlMs: number | null;
+  /** The deployment's network policy, applied to every fetch of every slice. */
+  net: NetPolicy;
+  /** Browser origins allowed by CORS (exact `scheme://host[:port]`); empty: no CORS headers at all. */
+  corsOrigins: string[];
+}
+
+/** Which variables to set for a durable store, for messages. */
+export const STORE_VARIABLES_HINT = 'set REDIS_URL, or UPSTASH_REDIS_REST_URL and UPSTASH_REDIS_REST_TOKEN (Vercel KV: KV_REST_API_URL and KV_REST_API_TOKEN)';
+
+function storeConfig(env: FactoryEnv): StoreConfig {
+  if (env.REDIS_URL) return { type: 'redis', url: env.REDIS_URL };
+  for (const [url, token] of [
+    ['UPSTASH_REDIS_REST_URL', 'UPSTASH_REDIS_REST_TOKEN'],
+    ['KV_REST_API_URL', 'KV_REST_API_TOKEN'],
+  ] as const) {
+    const [urlValue, tokenValue] = [env[url], env[token]];
+    if (urlValue && tokenValue) return { type: 'upstash', url: urlValue, token: tokenValue };
+    // Half a store is a mistake to report, not a reason to lose every job in memory.
+    if (urlValue) throw new ConfigError(token, `${token} must be set together with ${url}`);
+    if (tokenValue) throw new ConfigError(url, `${url} must be set together with ${token}`);
+  }
+  return { type: 'memory' };
+}
+
+function resolveEntries(value: string | undefined): NetPolicy['resolve'] {
+  return list(value).map((entry, index) => {
+    const parsed = parseResolveEntry(entry);
+    if (parsed === null) throw new ConfigError('FACTORY_RESOLVE', `FACTORY_RESOLVE: entry ${index + 1} is not HOST:PORT:ADDR`);
+    return parsed;
+  });
+}
+
+function corsOrigins(value: string | undefined): string[] {
+  return list(value).map((entry, index) => {
+    let origin: string | null = null;
+    try {
+      origin = new URL(entry).origin;
+    } catch {
+      origin = null;
+    }
+    if (origin === null || origin === 'null' || origin !== entry.replace(/\/$/, '')) {
+      throw new ConfigError('FACTORY_CORS_ORIGINS', `FACTORY_CORS_ORIGINS: entry ${index + 1} is not an exact origin like https://app.example.com`);
+    }
+    return origin;
+  });
+}
+
+/** Parses the environment into the typed configuration; a malformed value is a `config` error naming the variable. */
+export function readFactoryConfig(source: Record<string, string | undefined>): FactoryConfig {
+  const present = Object.fromEntries(FACTORY_ENV_NAMES.filter((name) => source[name] !== undefined && source[name] !== '').map((name) => [name, source[name]]));
+  const parsed = FactoryEnvSchema.safeParse(present);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const variable = String(issue?.path[0] ?? 'environment');
+    throw new ConfigError(variable, `${variable}: ${issue?.message ?? 'invalid'}`);
+  }
+  const env = parsed.data;
+  return {
+    apiToken: env.FACTORY_API_TOKEN ?? null,
+    onVercel: env.VERCEL === '1',
+    store: storeConfig(env),
+    jobTtlMs: env.FACTORY_JOB_TTL_MS ?? null,
+    net: {
+      allowPrivate: env.FACTORY_ALLOW_PRIVATE ?? false,
+      allowHosts: list(env.FACTORY_ALLOW_HOSTS).map((host) => host.toLowerCase()),
+      resolve: resolveEntries(env.FACTORY_RESOLVE),
+    },
+    corsOrigins: corsOrigins(env.FACTORY_CORS_ORIGINS),
+  };
+}
+
+let cached: { key: string; config: FactoryConfig | ConfigError } | null = null;
+
+/**
+ * The process's configuration, parsed once per distinct set of values (a test or `serve` that changes a
+ * variable gets a fresh parse; a function instance parses once). A malformed value is logged once, here.
+ */
+export function factoryConfig(source: Record<string, string | undefined> = process.env): FactoryConfig {
+  const key = JSON.stringify(FACTORY_ENV_NAMES.map((name) => source[name] ?? null));
+  if (cached?.key !== key) {
+    let config: FactoryConfig | ConfigError;
+    try {
+      config = readFactoryConfig(source);
+    } catch (error) {
+      if (!(error instanceof ConfigError)) throw error;
+      log.error({ event: 'config_invalid', variable: error.variable }, error.message);
+      config = error;
+    }
+    cached = { key, config };
+  }
+  if (cached.config instanceof ConfigError) throw cached.config;
+  return cached.config;
+}
+
+/**
+ * The warning to show when jobs would live in this process's memory (lost on restart), or null when a durable
+ * store is configured. The CLI prints it itself so it shows without `-v`.
+ */
+export function inMemoryStoreWarning(config: FactoryConfig): string | null {
+  if (config.store.type !== 'memory') return null;
+  return `jobs are kept in memory and lost on restart: ${STORE_VARIABLES_HINT}`;
+}
