@@ -14,6 +14,9 @@ const RETRYABLE_STATUSES = new Set([
   504, // Gateway Timeout: the function ran past its maxDuration
 ]);
 
+/** Error kinds given back at once even with a retryable status: the deployment must be fixed first. */
+const FINAL_KINDS = new Set(['config']);
+
 /** How a call is retried: consecutive attempts, and exponential backoff (half fixed, half random) between them. */
 export interface RetryPolicy {
   /** @default 40 */
@@ -182,8 +185,10 @@ export class DiscoverClient {
     const text = await response.text().catch(() => null);
     if (text === null) throw new TransientError(`${response.status}: connection lost while reading the answer`, false);
     if (response.ok) return parseJson(text);
-    if (RETRYABLE_STATUSES.has(response.status)) throw new TransientError(`${response.status}: ${text.slice(0, 200)}`, false);
     const error = ErrorBodySchema.safeParse(parseJson(text));
+    // A misconfigured deployment (500 `config`) stays misconfigured however often it is asked.
+    const final = error.success && FINAL_KINDS.has(error.data.error.kind);
+    if (RETRYABLE_STATUSES.has(response.status) && !final) throw new TransientError(`${response.status}: ${text.slice(0, 200)}`, false);
     if (!error.success) throw new DiscoverApiError(response.status, 'unknown', text.slice(0, 200));
     throw new DiscoverApiError(response.status, error.data.error.kind, error.data.error.message);
   }

@@ -1,3 +1,4 @@
+import { STORE_VARIABLES_HINT } from '../config/factory-config.js';
 import type { JobStatus, ShardEntry } from '../factory/types.js';
 import { createLogger } from '../utils/logger.js';
 import { assertJobId } from './job-id.js';
@@ -39,7 +40,7 @@ export class MemoryJobStore implements JobStore {
     this.ttlMs = options.ttlMs ?? DEFAULT_JOB_TTL_MS;
     this.now = options.now ?? Date.now;
     this.nextSweepAt = this.now() + this.sweepIntervalMs();
-    log.warn({ event: 'store_memory' }, 'in-memory job store: jobs do not survive a restart (set REDIS_URL or UPSTASH_REDIS_REST_URL)');
+    log.warn({ event: 'store_memory' }, `in-memory job store: jobs do not survive a restart (${STORE_VARIABLES_HINT})`);
   }
 
   async createJob(job: NewJob): Promise<void> {

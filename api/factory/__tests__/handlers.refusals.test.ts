@@ -237,7 +237,7 @@ describe('handler refusals', () => {
     ['REDIS_URL', 'not a url'],
     ['FACTORY_RESOLVE', 'example.com'],
     ['FACTORY_JOB_TTL_MS', 'a week'],
-    ['FACTORY_CORS_ORIGINS', 'app.example.com'],
+    ['FACTORY_CORS_ORIGINS', 'cors-origin-without-scheme.test'],
     ['UPSTASH_REDIS_REST_URL', 'ftp://secret@upstash.example'],
   ])('a malformed %s is the operator\'s fault: 500 config naming the variable, never its value', async (name, value) => {
     const saved = process.env[name];

@@ -57,7 +57,7 @@ describe('crawler-factory serve', () => {
       openRedisProbe(redis.url),
       demoGroundTruth(site),
     ]);
-  }, 60_000);
+  }, 180_000);
   afterAll(async () => {
     await Promise.all([open?.stop('SIGKILL'), guarded?.stop('SIGKILL'), onVercel?.stop('SIGKILL')]);
     await probe?.close();

@@ -53,6 +53,15 @@ describe('DiscoverClient retries', () => {
     await expect(crashed.client.start({ rootUrl: 'https://example.com/' })).rejects.toThrow(/500/);
   });
 
+  it('rides out 503 store_unavailable, but gives a 500 config back at once (the deployment must be fixed)', async () => {
+    const busy = scripted([json({ error: { kind: 'store_unavailable', message: 'job store busy (OOM)' } }, 503), json(STATUS)]);
+    expect((await busy.client.status(STATUS.jobId)).jobId).toBe(STATUS.jobId);
+    expect(busy.client.retries).toBe(1);
+    const misconfigured = scripted([json({ error: { kind: 'config', message: 'FACTORY_JOB_TTL_MS: expected a whole number' } }, 500), json(STATUS)]);
+    await expect(misconfigured.client.status(STATUS.jobId)).rejects.toMatchObject({ status: 500, kind: 'config' });
+    expect(misconfigured.calls).toHaveLength(1);
+  });
+
   it('gives a 4xx back at once as a DiscoverApiError with the contract kind', async () => {
     const { client, calls } = scripted([json({ error: { kind: 'not_found', message: 'no such job' } }, 404)]);
     const error = await client.status(STATUS.jobId).catch((caught: unknown) => caught);

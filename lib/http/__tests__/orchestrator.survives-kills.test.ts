@@ -85,7 +85,7 @@ describe('the orchestrator against a serve that is killed and restarted', () => 
     await Promise.all([redis?.stop(), site?.close(), dir ? rm(dir, { recursive: true, force: true }) : undefined]);
   });
 
-  it('finishes the job after two SIGKILLs mid-slice, with every URL once across the shards', { timeout: 60_000 }, async () => {
+  it('finishes the job after two SIGKILLs mid-slice, with every URL once across the shards', { timeout: 240_000 }, async () => {
     const port = await freePort();
     const env = { REDIS_URL: redis.url, FACTORY_ALLOW_HOSTS: `127.0.0.1:${site.port}` };
     serve = await startServe({ port, env });

@@ -40,7 +40,8 @@ export async function startServe(options: { port: number; env: Record<string, st
   const output = { text: '' };
   child.stdout.on('data', (chunk: Buffer) => (output.text += chunk.toString()));
   child.stderr.on('data', (chunk: Buffer) => (output.text += chunk.toString()));
-  const origin = await waitListening(child, output, 20_000);
+  // Generous: serve compiles TypeScript at start (tsx), which takes 20 s and more on a loaded 2-core machine.
+  const origin = await waitListening(child, output, 90_000);
   return {
     origin,
     child,
