@@ -16,6 +16,8 @@ export const ServiceEnvSchema = z.object({
   FACTORY_ALLOW_PRIVATE: z.enum(['0', '1', 'true', 'false']).optional(),
   /** Lifetime of a job's keys in milliseconds (lib/store/open-job-store.ts reads it; default 7 days). */
   FACTORY_JOB_TTL_MS: z.coerce.number().int().positive().optional(),
+  /** Estimates run at once by this process; more are answered 429 with Retry-After (api/factory/estimate.ts; default 4). */
+  FACTORY_ESTIMATE_CONCURRENCY: z.coerce.number().int().positive().max(1_000).optional(),
 });
 export type ServiceEnv = z.infer<typeof ServiceEnvSchema>;
 
