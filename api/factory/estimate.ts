@@ -5,17 +5,36 @@ import { readJsonBody } from '../../lib/http/request.js';
 import { EstimateRequestSchema } from '../../lib/http/request-schemas.js';
 import { json } from '../../lib/http/responses.js';
 import type { ServiceContext } from '../../lib/http/service.js';
+import { Semaphore } from '../../lib/utils/semaphore.js';
+import { createLogger } from '../../lib/utils/logger.js';
+
+const log = createLogger('http:estimate');
+
+// An estimate ends within its deadline plus 250 ms, so a slot is free again by then.
+const RETRY_AFTER_SECONDS = Math.ceil((ESTIMATE_BUDGET_MS + 250) / 1000);
+const running = new Semaphore();
 
 async function estimate(rootUrl: string, context: ServiceContext): Promise<Response> {
-  return json(await estimateScope(rootUrl, { net: context.net, budgetMs: ESTIMATE_BUDGET_MS }));
+  const limit = context.config.estimateConcurrency;
+  const release = running.tryAcquire(limit);
+  if (release === null) {
+    log.warn({ event: 'estimate_rate_limited', limit }, 'estimate refused: concurrency limit reached');
+    const message = `${limit} estimates are already running: retry in ${RETRY_AFTER_SECONDS} s`;
+    return json({ error: { kind: 'rate_limited', message } }, 429, { 'retry-after': String(RETRY_AFTER_SECONDS) });
+  }
+  try {
+    return json(await estimateScope(rootUrl, { net: context.net, deadlineMs: ESTIMATE_BUDGET_MS }));
+  } finally {
+    release();
+  }
 }
 
-/** `POST /api/factory/estimate {"rootUrl"}` -> 200 ScopeEstimate. */
+/** `POST /api/factory/estimate {"rootUrl"}` -> 200 ScopeEstimate, or 429 `rate_limited` with Retry-After under load. */
 export function POST(request: Request): Promise<Response> {
   return handle(request, async (context) => estimate((await readJsonBody(request, EstimateRequestSchema)).rootUrl, context));
 }
 
-/** `GET /api/factory/estimate?rootUrl=...` -> 200 ScopeEstimate. */
+/** `GET /api/factory/estimate?rootUrl=...` -> 200 ScopeEstimate, or 429 `rate_limited` with Retry-After under load. */
 export function GET(request: Request): Promise<Response> {
   return handle(request, async (context) => {
     const query = EstimateRequestSchema.parse(Object.fromEntries(new URL(request.url).searchParams));

@@ -51,6 +51,8 @@ export const FactoryEnvSchema = z.object({
   FACTORY_JOB_TTL_MS: z.coerce.number({ error: 'expected a whole number of milliseconds' }).int().positive().optional(),
   /** Comma-separated exact origins (`https://app.example.com`) allowed to call the API from a browser. */
   FACTORY_CORS_ORIGINS: z.string().optional(),
+  /** Estimates run at once by this process; more are answered 429 with Retry-After (default 4). */
+  FACTORY_ESTIMATE_CONCURRENCY: z.coerce.number({ error: 'expected a whole number' }).int().positive().max(1_000).optional(),
 });
 type FactoryEnv = z.infer<typeof FactoryEnvSchema>;
 
@@ -74,7 +76,12 @@ export interface FactoryConfig {
   net: NetPolicy;
   /** Browser origins allowed by CORS (exact `scheme://host[:port]`); empty: no CORS headers at all. */
   corsOrigins: string[];
+  /** Estimates this process runs at once before answering 429. */
+  estimateConcurrency: number;
 }
+
+/** Estimates run at once per process when FACTORY_ESTIMATE_CONCURRENCY is not set. */
+export const DEFAULT_ESTIMATE_CONCURRENCY = 4;
 
 /** Which variables to set for a durable store, for messages. */
 export const STORE_VARIABLES_HINT = 'set REDIS_URL, or UPSTASH_REDIS_REST_URL and UPSTASH_REDIS_REST_TOKEN (Vercel KV: KV_REST_API_URL and KV_REST_API_TOKEN)';
@@ -138,6 +145,7 @@ export function readFactoryConfig(source: Record<string, string | undefined>): F
       resolve: resolveEntries(env.FACTORY_RESOLVE),
     },
     corsOrigins: corsOrigins(env.FACTORY_CORS_ORIGINS),
+    estimateConcurrency: env.FACTORY_ESTIMATE_CONCURRENCY ?? DEFAULT_ESTIMATE_CONCURRENCY,
   };
 }
 

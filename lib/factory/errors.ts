@@ -22,6 +22,7 @@ export const ERROR_KINDS = [
   'unauthorized',
   'not_found',
   'conflict',
+  'rate_limited',
   'store_unavailable',
   'config',
   'internal',

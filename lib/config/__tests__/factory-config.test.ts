@@ -21,6 +21,7 @@ describe('the factory configuration', () => {
       jobTtlMs: null,
       net: { allowPrivate: false, allowHosts: [], resolve: [] },
       corsOrigins: [],
+      estimateConcurrency: 4,
     });
   });
 
@@ -34,6 +35,7 @@ describe('the factory configuration', () => {
       FACTORY_ALLOW_PRIVATE: 'true',
       FACTORY_JOB_TTL_MS: '60000',
       FACTORY_CORS_ORIGINS: 'https://wizard.example.com, http://localhost:5173',
+      FACTORY_ESTIMATE_CONCURRENCY: '9',
       UPSTASH_REDIS_REST_URL: '',
     });
     expect(config).toEqual({
@@ -43,6 +45,7 @@ describe('the factory configuration', () => {
       jobTtlMs: 60_000,
       net: { allowPrivate: true, allowHosts: ['127.0.0.1:8080', 'intranet.local'], resolve: [{ host: 'example.com', port: 443, address: '127.0.0.1' }] },
       corsOrigins: ['https://wizard.example.com', 'http://localhost:5173'],
+      estimateConcurrency: 9,
     });
   });
 

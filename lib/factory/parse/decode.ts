@@ -4,7 +4,6 @@ import { type ParseContext, clip, parseFailure } from './parse-error.js';
 
 // The XML declaration is ASCII in every ASCII-compatible encoding, so it can be read before the encoding is known.
 const XML_DECL_ENCODING = /^\s*<\?xml\s[^>]*?\bencoding\s*=\s*["']([A-Za-z][\w.:-]{0,39})["']/;
-const latin1 = new TextDecoder('windows-1252');
 
 /** The document's TextDecoder label: BOM, else UTF-16 by its `<` pattern, else the XML declaration, else UTF-8. */
 export function detectEncoding(head: Uint8Array): string {
@@ -14,7 +13,9 @@ export function detectEncoding(head: Uint8Array): string {
   if (b0 === 0xfe && b1 === 0xff) return 'utf-16be';
   if (b0 === 0x3c && b1 === 0x00) return 'utf-16le';
   if (b0 === 0x00 && b1 === 0x3c) return 'utf-16be';
-  const declared = XML_DECL_ENCODING.exec(latin1.decode(head))?.[1]?.toLowerCase();
+  // Only ASCII matters to the pattern, so Latin-1 (one V8 one-byte string, no ICU converter) reads it.
+  const ascii = Buffer.from(head.buffer, head.byteOffset, head.byteLength).toString('latin1');
+  const declared = XML_DECL_ENCODING.exec(ascii)?.[1]?.toLowerCase();
   // A declaration we could read as ASCII cannot be UTF-16/32, whatever it claims: the bytes decide.
   if (declared === undefined || /^(utf-?16|utf-?32|ucs-?2|ucs-?4)/.test(declared)) return 'utf-8';
   return declared;
@@ -24,6 +25,9 @@ export function detectEncoding(head: Uint8Array): string {
 export function isGzip(head: Uint8Array): boolean {
   return head[0] === 0x1f && head[1] === 0x8b;
 }
+
+// The WHATWG labels of UTF-8 (https://encoding.spec.whatwg.org/#names-and-labels), lower-cased as detectEncoding gives them.
+const UTF8_LABELS: ReadonlySet<string> = new Set(['utf-8', 'utf8', 'unicode-1-1-utf-8', 'unicode11utf8', 'unicode20utf8', 'x-unicode20utf8']);
 
 /** Streaming, fatal decoding: bytes invalid in the document's encoding end the parse with `invalid_encoding`. */
 export interface StreamDecoder {
@@ -37,6 +41,8 @@ export interface StreamDecoder {
 
 /** The decoder for a label; an unknown label is `invalid_encoding`. */
 export function createStreamDecoder(label: string, ctx: ParseContext): StreamDecoder {
+  // Nearly every sitemap: no TextDecoder (an ICU converter per document) is built for UTF-8.
+  if (UTF8_LABELS.has(label)) return new Utf8Decoder(ctx);
   let decoder: TextDecoder;
   try {
     decoder = new TextDecoder(label, { fatal: true });

@@ -14,9 +14,9 @@
  *   read (scope-counter.ts: only with a declared Content-Length, else null).
  * - Index: its `<sitemap>` children are `subSitemapCount` (at most maxChildrenPerIndex, and not counting a
  *   child that is one of the top sitemaps again, which the walk skips as visited; an index cut by the budget
- *   is scaled up like a urlset). Range = top urlset counts + children x [1,000, 50,000 (maxUrlsPerSitemap)];
- *   a sample below 1,000 lowers the per-child floor to it and a sample above the cap (nested index, hreflang)
- *   raises the ceiling to it, so the point estimate always lies inside the range.
+ *   is scaled up like a urlset). Range = [URLs counted (top urlsets and sampled children), top urlset ceilings +
+ *   children x 50,000 (maxUrlsPerSitemap)]; a sample above the cap (nested index, hreflang) raises the per-child
+ *   ceiling to it, so the point estimate always lies inside the range.
  * - Sampling: up to 3 children, spread over the index (first, middle, last of an evenly strided sample of
  *   its children), read at once with what is left of the budget. A child read to the end, or cut and scaled
  *   up as above, is sampled; a cut child that cannot be scaled counts as unsampled (named in a warning).
@@ -40,13 +40,19 @@
  *   bot challenges answer. A robots.txt that cannot be reached at all (refused, DNS) is not a guarded site
  *   but a down one: `robots_unreachable` is thrown, as are `invalid_url`, `blocked_ssrf` and `bad_request`.
  * - requests: discovery's count (robots.txt plus one per fallback path tried) plus every sitemap GET started.
- * - Time: robots.txt and each fallback probe get at most the budget; each top sitemap what is left of it but
- *   at least a quarter of it (the estimate needs them); samples only what is left. So a normal site answers
- *   within the budget; the fallback chain has no shared deadline (each probe is bounded; the caller's signal cancels it).
+ * - Time: ONE deadline (`deadlineMs`, default 2 s; `budgetMs` is the same option under its old name) for every
+ *   probe: robots.txt, the fallback paths, the top sitemaps and the samples all share it (a signal that fires at
+ *   the deadline, and no request given more than what is left of it), so the estimate answers within the
+ *   deadline plus a little bookkeeping whatever the server does (hangs, slow drips). What it could not probe in
+ *   time is named in a warning.
+ * - Range: urlEstimateRange always contains what the walk would emit. Its floor is what was actually counted
+ *   (top urlsets and sampled children; nothing is assumed of a sitemap not read); its ceiling adds the per-file
+ *   cap (maxUrlsPerSitemap, times the URLs per entry seen) for every sitemap not read to the end: unsampled
+ *   children, and top sitemaps that stalled or ran out of time, whatever little was read of them.
  */
 import { z } from 'zod';
 import { discover, parseRootUrl, type Discovery } from '../discovery/discovery.js';
-import { RequestError, isFactoryError } from '../errors.js';
+import { FactoryError, RequestError, isFactoryError } from '../errors.js';
 import { resolveWalkOptions, type WalkOptions, type WalkOptionsInput } from '../limits.js';
 import { LanguageDetector } from './locale.js';
 import { countSitemap, isIndexCount, spreadPick, type CountContext, type SitemapCount } from './scope-counter.js';
@@ -65,7 +71,7 @@ import { ScopeEstimateSchema, type ScopeEstimate } from '../types.js';
 import { tryIdentityKey } from '../url/url-identity.js';
 import { createLogger } from '../../utils/logger.js';
 
-export { ASSUMED_URLS_PER_SITEMAP, DEFAULT_SECONDS_PER_SITEMAP, DEFAULT_URLSET_SECONDS, LOW_URLS_PER_SITEMAP } from './scope-figures.js';
+export { ASSUMED_URLS_PER_SITEMAP, DEFAULT_SECONDS_PER_SITEMAP, DEFAULT_URLSET_SECONDS } from './scope-figures.js';
 
 const log = createLogger('factory:scope-estimator');
 
@@ -81,19 +87,32 @@ export const MAX_NESTED_SAMPLE_LEVELS = 2;
 export const MAX_SITEMAP_REQUESTS = MAX_TOP_SITEMAPS + MAX_SAMPLED_CHILDREN * (1 + MAX_NESTED_SAMPLE_LEVELS);
 // A sample started with less time than this would only cost a request and be cut at once.
 const MIN_SAMPLE_MS = 50;
+// robots.txt's own timeout ends this long before the deadline, so its hang is told apart from the fallback chain's.
+const ROBOTS_HEADROOM_MS = 50;
 // Warnings kept; a robots.txt with thousands of refused Sitemap lines must not flood the answer.
 const MAX_WARNINGS = 20;
 
-/** Options of estimateScope: the walk limits, a time budget and cancellation. */
-export type EstimateOptions = WalkOptionsInput & { budgetMs?: number; signal?: AbortSignal };
+/** Options of estimateScope: the walk limits, the deadline (`budgetMs` is its former name, still accepted) and cancellation. */
+export type EstimateOptions = WalkOptionsInput & { deadlineMs?: number; budgetMs?: number; signal?: AbortSignal };
 
 const BudgetSchema = z.number().int().positive().max(600_000).default(DEFAULT_ESTIMATE_BUDGET_MS);
 
-/** Wall clock of one probe. */
+/** The one deadline of a probe: its clock, and a signal that fires when it is reached (or the caller cancels). */
 class ProbeClock {
   private readonly started = performance.now();
+  private readonly expiry = new AbortController();
+  private readonly timer: NodeJS.Timeout;
+  /** Fires at the deadline or when the caller cancels: every request of the probe listens to it. */
+  readonly signal: AbortSignal;
 
-  constructor(readonly budgetMs: number) {}
+  constructor(
+    readonly budgetMs: number,
+    callerSignal?: AbortSignal,
+  ) {
+    this.timer = setTimeout(() => this.expiry.abort(new FactoryError('timeout', `estimate deadline of ${budgetMs} ms reached`)), budgetMs);
+    this.timer.unref();
+    this.signal = callerSignal ? AbortSignal.any([callerSignal, this.expiry.signal]) : this.expiry.signal;
+  }
 
   elapsedMs(): number {
     return performance.now() - this.started;
@@ -103,9 +122,14 @@ class ProbeClock {
     return Math.max(0, this.budgetMs - this.elapsedMs());
   }
 
-  /** Time for a read the estimate cannot do without: what is left, but at least a quarter of the budget. */
-  essentialMs(): number {
-    return Math.max(this.leftMs(), this.budgetMs / 4);
+  /** True once the deadline fired. */
+  expired(): boolean {
+    return this.expiry.signal.aborted;
+  }
+
+  /** Stops the timer once the probe is over. */
+  stop(): void {
+    clearTimeout(this.timer);
   }
 }
 
@@ -124,14 +148,19 @@ class ScopeProbe {
     readonly clock: ProbeClock,
     private readonly signal?: AbortSignal,
   ) {
-    this.context = { limits, detector: this.detector, skipKeys: new Set(), ...(signal ? { signal } : {}) };
+    this.context = { limits, detector: this.detector, skipKeys: new Set(), signal: clock.signal };
   }
 
-  /** Discovery with robots.txt bounded by the budget; null when robots.txt refused in a WAF-like way. */
+  /**
+   * Discovery within the deadline; null when robots.txt refused in a WAF-like way or the deadline ran out first.
+   * robots.txt's own timeout ends a little before the deadline, so a hanging robots.txt reads as the WAF signal
+   * it is; the deadline firing later means the fallback paths were still being probed.
+   */
   async discover(rootUrl: string): Promise<Discovery | null> {
-    const options = { ...this.limits, robotsTimeoutMs: Math.min(this.limits.robotsTimeoutMs, this.clock.budgetMs) };
+    const robotsTimeoutMs = Math.max(1, Math.min(this.limits.robotsTimeoutMs, this.clock.budgetMs - ROBOTS_HEADROOM_MS));
+    const options = { ...this.limits, robotsTimeoutMs };
     try {
-      const found = await discover(rootUrl, options, this.signal);
+      const found = await discover(rootUrl, options, this.clock.signal);
       this.throwIfCancelled();
       this.requests += found.requests;
       this.noteDiscovery(found);
@@ -139,7 +168,11 @@ class ScopeProbe {
     } catch (error) {
       this.throwIfCancelled();
       this.requests += 1;
-      this.noteRobotsRefusal(error, options.robotsTimeoutMs);
+      if (this.clock.expired() && !isRobotsTimeout(error)) {
+        this.warn(`the well-known sitemap paths could not all be probed within the ${this.clock.budgetMs} ms deadline: no sitemap found in time`);
+        return null;
+      }
+      this.noteRobotsRefusal(error, robotsTimeoutMs);
       return null;
     }
   }
@@ -169,16 +202,21 @@ class ScopeProbe {
   }
 
   private async readTop(url: string): Promise<TopRead> {
+    if (this.clock.leftMs() < MIN_SAMPLE_MS) {
+      this.warn(`${url}: not read, the ${this.clock.budgetMs} ms deadline was spent before it`);
+      return { url, count: null, unread: true };
+    }
     try {
       this.requests += 1;
-      const count = await countSitemap(url, this.clock.essentialMs(), this.context);
+      const count = await countSitemap(url, this.clock.leftMs(), this.context);
       if (!count.complete) this.warnCut(count, 'counts are lower bounds');
       if (count.limited) this.warn(`${url}: over the ${isIndexCount(count) ? 'children' : 'URL'} limit; the walk keeps the first ones too`);
-      return { url, count };
+      return { url, count, unread: false };
     } catch (error) {
       this.throwIfCancelled();
       this.noteTopFailure(url, error);
-      return { url, count: null };
+      // Out of time (a hang, a stall before the body): unknown, not empty; a refusal the walk would get too is empty.
+      return { url, count: null, unread: isFactoryError(error) && error.kind === 'timeout' };
     }
   }
 
@@ -191,15 +229,15 @@ class ScopeProbe {
     if (children === null) return null;
     const deeper = level < MAX_NESTED_SAMPLE_LEVELS ? await this.valueOf(spreadPick(count.picks, 1)[0], level + 1) : null;
     const ceiling = Math.max(ASSUMED_URLS_PER_SITEMAP, this.limits.maxUrlsPerSitemap);
-    const per = deeper ?? { urls: ASSUMED_URLS_PER_SITEMAP, sitemaps: 1, ceiling };
-    return { urls: children * per.urls, sitemaps: 1 + children * per.sitemaps, ceiling: children * per.ceiling };
+    const per = deeper ?? { urls: ASSUMED_URLS_PER_SITEMAP, sitemaps: 1, ceiling, counted: 0 };
+    return { urls: children * per.urls, sitemaps: 1 + children * per.sitemaps, ceiling: children * per.ceiling, counted: per.counted };
   }
 
   private leafValue(count: SitemapCount): SampleValue | null {
     const urls = pointUrls(count, this.limits);
     if (urls === null || count.scale === null) return null;
     this.leafMs.push(count.ms * count.scale);
-    return { urls, sitemaps: 1, ceiling: Math.max(urlCeiling(count, this.limits), this.limits.maxUrlsPerSitemap) };
+    return { urls, sitemaps: 1, ceiling: Math.max(urlCeiling(count, this.limits), this.limits.maxUrlsPerSitemap), counted: count.urls };
   }
 
   private async trySample(url: string | undefined): Promise<SitemapCount | null> {
@@ -218,7 +256,7 @@ class ScopeProbe {
 
   private warnCut(count: SitemapCount, outcome: string): void {
     const seen = isIndexCount(count) ? `${count.children} children` : `${count.urls} URLs`;
-    this.warn(`${count.url}: cut by the ${this.clock.budgetMs} ms budget after ${seen}; ${outcome}`);
+    this.warn(`${count.url}: cut by the ${this.clock.budgetMs} ms deadline after ${seen}; ${outcome}`);
   }
 
   private noteDiscovery(found: Discovery): void {
@@ -257,6 +295,11 @@ class ScopeProbe {
   }
 }
 
+/** robots.txt itself did not answer in time (its own timeout), as opposed to the deadline firing later. */
+function isRobotsTimeout(error: unknown): boolean {
+  return isFactoryError(error) && error.kind === 'robots_unreachable' && isFactoryError(error.cause) && error.cause.kind === 'timeout';
+}
+
 function describe(error: unknown): string {
   if (isFactoryError(error)) return `${error.kind}: ${error.message}`;
   return error instanceof Error ? error.message : String(error);
@@ -276,11 +319,14 @@ async function measure(probe: ScopeProbe, sitemaps: string[]): Promise<ScopeFigu
   return figures;
 }
 
-/** Splits the caller's options into a validated budget, the signal and resolved walk limits. */
+/** Splits the caller's options into a validated deadline (the lower of deadlineMs and budgetMs), the signal and walk limits. */
 function splitOptions(options: EstimateOptions): { budgetMs: number; signal?: AbortSignal; limits: WalkOptions } {
-  const { budgetMs, signal, ...limits } = options;
-  const budget = BudgetSchema.safeParse(budgetMs);
-  if (!budget.success) throw new RequestError('bad_request', `budgetMs must be a whole number of milliseconds in [1, 600000], not ${String(budgetMs)}`);
+  const { deadlineMs, budgetMs, signal, ...limits } = options;
+  const given = [deadlineMs, budgetMs].filter((value) => value !== undefined);
+  const budget = BudgetSchema.safeParse(given.length === 0 ? undefined : Math.min(...given));
+  if (!budget.success) {
+    throw new RequestError('bad_request', `deadlineMs must be a whole number of milliseconds in [1, 600000], not ${given.map(String).join(', ')}`);
+  }
   return { budgetMs: budget.data, limits: resolveWalkOptions(limits), ...(signal ? { signal } : {}) };
 }
 
@@ -304,14 +350,20 @@ function toEstimate(probe: ScopeProbe, base: { rootUrl: string; sitemaps: string
  */
 export async function estimateScope(rootUrl: string, options: EstimateOptions = {}): Promise<ScopeEstimate> {
   const { budgetMs, signal, limits } = splitOptions(options);
-  const probe = new ScopeProbe(limits, new ProbeClock(budgetMs), signal);
-  const found = await probe.discover(rootUrl);
-  const base = { rootUrl: found?.rootUrl ?? parseRootUrl(rootUrl).href, sitemaps: found?.sitemaps ?? [] };
-  const figures = found === null ? EMPTY_FIGURES : await measure(probe, found.sitemaps);
-  const estimate = toEstimate(probe, base, figures);
+  const clock = new ProbeClock(budgetMs, signal);
+  const probe = new ScopeProbe(limits, clock, signal);
+  let estimate: ScopeEstimate;
+  try {
+    const found = await probe.discover(rootUrl);
+    const base = { rootUrl: found?.rootUrl ?? parseRootUrl(rootUrl).href, sitemaps: found?.sitemaps ?? [] };
+    const figures = found === null ? EMPTY_FIGURES : await measure(probe, found.sitemaps);
+    estimate = toEstimate(probe, base, figures);
+  } finally {
+    clock.stop();
+  }
   const { subSitemapCount, urlEstimate, sampledChildren, transport, requests, probeMs } = estimate;
   log.info(
-    { event: 'scope_estimated', url: base.rootUrl, budgetMs, subSitemapCount, urlEstimate, sampledChildren, transport, requests, probeMs },
+    { event: 'scope_estimated', url: estimate.rootUrl, budgetMs, subSitemapCount, urlEstimate, sampledChildren, transport, requests, probeMs },
     'scope estimated',
   );
   return estimate;

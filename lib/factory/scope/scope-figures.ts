@@ -5,8 +5,6 @@
 import type { WalkOptions } from '../limits.js';
 import { isIndexCount, type SitemapCount } from './scope-counter.js';
 
-/** Per-child floor of the index range (the issue's rule of thumb). */
-export const LOW_URLS_PER_SITEMAP = 1_000;
 /** Geometric middle of [1,000, 50,000]: the guess for an unsampled sitemap that is at most ~7x off either way. */
 export const ASSUMED_URLS_PER_SITEMAP = 7_071;
 /** Seconds per sub-sitemap when no sample was measured (DESIGN contract: subSitemapCount / 8 x 1.5 s). */
@@ -36,12 +34,16 @@ export interface SampleValue {
   urls: number;
   sitemaps: number;
   ceiling: number;
+  /** URLs actually counted (the range's floor takes only these). */
+  counted: number;
 }
 
 /** A top sitemap as the probe found it; `count` null when it could not be read. */
 export interface TopRead {
   url: string;
   count: SitemapCount | null;
+  /** Not read for lack of time (deadline, hang, stall before the body): unknown, so the range's ceiling makes room for it. */
+  unread: boolean;
 }
 
 /** The size figures of an estimate. */
@@ -69,10 +71,14 @@ const addBounded = (a: Bounded, b: Bounded): Bounded => ({
 const ZERO: Bounded = { low: 0, point: 0, high: 0 };
 const UNKNOWN: Bounded = { low: 0, point: null, high: 0 };
 
-/** URLs of the top urlsets (a failed top is unknown: the walk gets nothing from it, but we cannot say so for sure). */
+/**
+ * URLs of the top urlsets. A top refused for good (4xx, not a sitemap) gives the walk nothing either; one not read
+ * in time is unknown: [0, per-file cap]. A top that stalled before its root element (format unknown) is counted
+ * as what was read up to that cap, like a cut urlset.
+ */
 function topUrls(tops: TopRead[], limits: WalkOptions): Bounded {
-  return tops.reduce<Bounded>((sum, { count }) => {
-    if (count === null) return addBounded(sum, UNKNOWN);
+  return tops.reduce<Bounded>((sum, { count, unread }) => {
+    if (count === null) return addBounded(sum, unread ? { low: 0, point: null, high: limits.maxUrlsPerSitemap } : UNKNOWN);
     if (isIndexCount(count)) return sum;
     const high = count.complete ? count.urls : urlCeiling(count, limits);
     return addBounded(sum, { low: count.urls, point: pointUrls(count, limits), high });
@@ -97,12 +103,12 @@ function topUrlsetSeconds(tops: TopRead[]): number {
 
 const mean = (values: number[]): number => values.reduce((sum, value) => sum + value, 0) / values.length;
 
-/** What the sampled children say per child: range floor and ceiling, mean URLs and sitemaps. */
+/** What the sampled children say: URLs counted in them (the floor), the per-child ceiling, mean URLs and sitemaps. */
 function perChild(samples: Array<SampleValue | null>, limits: WalkOptions) {
   const sampled = samples.flatMap((value) => (value === null ? [] : [value]));
   return {
     sampled: sampled.length,
-    low: Math.min(LOW_URLS_PER_SITEMAP, ...sampled.map((value) => value.urls)),
+    counted: sampled.reduce((sum, value) => sum + value.counted, 0),
     high: Math.max(limits.maxUrlsPerSitemap, ...sampled.map((value) => value.ceiling)),
     urls: sampled.length > 0 ? mean(sampled.map((value) => value.urls)) : null,
     sitemaps: sampled.length > 0 ? mean(sampled.map((value) => value.sitemaps)) : 1,
@@ -128,7 +134,8 @@ export function scopeFigures(reading: ScopeReading, limits: WalkOptions): ScopeF
   const seconds = topUrlsetSeconds(reading.tops) + ((count * child.sitemaps) / limits.concurrency) * secondsPerSitemap;
   return {
     subSitemapCount: count,
-    urlEstimateRange: [direct.low + children.low * child.low, direct.high + children.high * child.high],
+    // Nothing is assumed of a child not read: the floor is what was counted, the ceiling the cap of every child.
+    urlEstimateRange: [direct.low + child.counted, direct.high + children.high * child.high],
     urlEstimate: direct.point === null || fromChildren === null ? null : direct.point + Math.round(fromChildren),
     sampledChildren: child.sampled,
     expectedDuration: Math.round(seconds * 100) / 100,

@@ -112,7 +112,7 @@ describe('estimateScope: a flat urlset', () => {
     expect(result.urlEstimate).toBeGreaterThan(1800);
     expect(result.urlEstimate).toBeLessThan(2200);
     expect(result.transport).toBe('fetch');
-    expect(result.warnings.join('\n')).toContain('cut by the 600 ms budget');
+    expect(result.warnings.join('\n')).toContain('cut by the 600 ms deadline');
   });
 
   it('a cut urlset without a declared length gives no point estimate', async () => {
@@ -135,8 +135,8 @@ describe('estimateScope: a sitemap index (the Apple pattern)', () => {
       subSitemapCount: 531,
       sampledChildren: 3,
       urlEstimate: 531 * 200,
-      // The per-child floor drops to what the samples showed (200 < 1,000); the ceiling stays 50,000 a child.
-      urlEstimateRange: [531 * 200, 531 * 50_000],
+      // The floor is what was counted (3 sampled children of 200); the ceiling stays 50,000 a child.
+      urlEstimateRange: [3 * 200, 531 * 50_000],
       transport: 'fetch',
       requests: 5,
     });
@@ -159,7 +159,7 @@ describe('estimateScope: a sitemap index (the Apple pattern)', () => {
     expect(site.totalRequests()).toBe(5);
     // (10 + 50 + 90) / 3 = 50 a child, x 9 children.
     expect(result.urlEstimate).toBe(450);
-    expect(result.urlEstimateRange).toEqual([9 * 10, 9 * 50_000]);
+    expect(result.urlEstimateRange).toEqual([10 + 50 + 90, 9 * 50_000]);
   });
 
   it('keeps the contract range and default duration when no child can be sampled within the budget', async () => {
@@ -169,7 +169,8 @@ describe('estimateScope: a sitemap index (the Apple pattern)', () => {
       subSitemapCount: 531,
       sampledChildren: 0,
       urlEstimate: null,
-      urlEstimateRange: [531 * 1_000, 531 * 50_000],
+      // Nothing counted: nothing is assumed of the children (one could be empty).
+      urlEstimateRange: [0, 531 * 50_000],
       expectedDuration: Math.round((531 / 8) * 1.5 * 100) / 100,
       // Slow children are not a WAF signal: only robots.txt and the top sitemaps are.
       transport: 'fetch',
