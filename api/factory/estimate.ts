@@ -3,7 +3,7 @@ import { ESTIMATE_BUDGET_MS } from '../../lib/http/api-limits.js';
 import { handle, preflight } from '../../lib/http/handler.js';
 import { readJsonBody } from '../../lib/http/request.js';
 import { EstimateRequestSchema } from '../../lib/http/request-schemas.js';
-import { json } from '../../lib/http/responses.js';
+import { errorResponse, json } from '../../lib/http/responses.js';
 import type { ServiceContext } from '../../lib/http/service.js';
 import { Semaphore } from '../../lib/utils/semaphore.js';
 import { createLogger } from '../../lib/utils/logger.js';
@@ -20,7 +20,7 @@ async function estimate(rootUrl: string, context: ServiceContext): Promise<Respo
   if (release === null) {
     log.warn({ event: 'estimate_rate_limited', limit }, 'estimate refused: concurrency limit reached');
     const message = `${limit} estimates are already running: retry in ${RETRY_AFTER_SECONDS} s`;
-    return json({ error: { kind: 'rate_limited', message } }, 429, { 'retry-after': String(RETRY_AFTER_SECONDS) });
+    return errorResponse('rate_limited', message, null, { 'retry-after': String(RETRY_AFTER_SECONDS) });
   }
   try {
     return json(await estimateScope(rootUrl, { net: context.net, deadlineMs: ESTIMATE_BUDGET_MS }));

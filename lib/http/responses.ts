@@ -12,6 +12,7 @@ const STATUS_BY_KIND: Partial<Record<ErrorKind, number>> = {
   not_found: 404,
   conflict: 409,
   blocked_ssrf: 422,
+  rate_limited: 429,
   config: 500,
   internal: 500,
   store_unavailable: 503,
