@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { WalkOptionsSchema, type WalkOptions } from '../factory/limits.js';
+import { WalkOptionsSchema } from '../factory/limits.js';
 import {
   ChangefreqSchema,
   JobStateSchema,
@@ -23,13 +23,20 @@ export const WorkItemSchema = z.discriminatedUnion('type', [
 ]);
 export type WorkItem = z.infer<typeof WorkItemSchema>;
 
+/**
+ * A job's limits: the walk options without the network policy, which is the running deployment's (passed to
+ * every slice) and never stored in, or taken from, a job. A `net` field in an older record is dropped on read.
+ */
+export const JobWalkOptionsSchema = WalkOptionsSchema.omit({ net: true });
+export type JobWalkOptions = z.output<typeof JobWalkOptionsSchema>;
+
 /** What a job was asked to do, fixed at creation: where to start and the limits it walks with. */
 export const JobMetaSchema = z.object({
   v: z.literal(RECORD_VERSION),
   jobId: JobIdSchema,
   rootUrl: z.string().nullable(),
   sitemapUrls: z.array(z.string()),
-  options: WalkOptionsSchema,
+  options: JobWalkOptionsSchema,
   createdAt: z.string(),
 });
 export type JobMeta = z.infer<typeof JobMetaSchema>;
@@ -39,7 +46,7 @@ export interface JobMetaInput {
   jobId: string;
   rootUrl: string | null;
   sitemapUrls: string[];
-  options: WalkOptions;
+  options: JobWalkOptions;
   createdAt: string;
 }
 

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { JobStore } from '../../store/job-store.js';
 import { createLogger } from '../../utils/logger.js';
 import { RequestError } from '../errors.js';
+import { NetPolicySchema, type NetPolicyInput } from '../limits.js';
 import type { JobStatus } from '../types.js';
 import { defaultReserveMs, SliceClock } from './slice-clock.js';
 import { haltSlice, type SliceContext } from './slice-context.js';
@@ -14,6 +15,11 @@ const log = createLogger('factory:jobs');
 export interface RunSliceOptions {
   /** Wall-clock budget: the slice saves and returns before it runs out. */
   budgetMs: number;
+  /**
+   * The deployment's network policy (private targets, allowed hosts, resolves), read from the caller's configuration
+   * for every slice: never stored in, or taken from, the job. Default: public targets only.
+   */
+  net?: NetPolicyInput;
   /** Aborts the slice early (the platform is shutting the function down); the slice still saves what it can. */
   signal?: AbortSignal;
   /** Names this worker in logs. */
@@ -35,6 +41,7 @@ const SliceOptionsSchema = z.object({
   idleWaitMs: z.number().int().nonnegative().default(1_000),
   reserveMs: z.number().int().nonnegative().optional(),
   workerId: z.string().max(200).optional(),
+  net: NetPolicySchema.default({ allowPrivate: false, allowHosts: [], resolve: [] }),
 });
 
 function parseSliceOptions(options: RunSliceOptions) {
@@ -51,7 +58,7 @@ async function sliceContext(store: JobStore, jobId: string, options: RunSliceOpt
     store,
     jobId,
     meta,
-    options: meta.options,
+    options: { ...meta.options, net: parsed.net },
     clock: new SliceClock({ budgetMs: parsed.budgetMs, reserveMs, signal: options.signal }),
     wakeup: new Wakeup(),
     log: log.child({ jobId, workerId: parsed.workerId ?? 'worker' }),
