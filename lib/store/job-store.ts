@@ -89,6 +89,13 @@ export interface FinishRequest {
   failure: WorkFailure;
 }
 
+/** Extends a held lease by `leaseMs` from now: the heartbeat of a sitemap being read. */
+export interface RenewRequest {
+  workId: string;
+  token: string;
+  leaseMs: number;
+}
+
 /** What a finish did; `already` when a retry finds the work finished. */
 export type FinishResult = { type: 'finished' | 'already'; state: JobState } | { type: 'lease_lost' };
 
@@ -118,6 +125,8 @@ export interface JobStore {
   finishWork(jobId: string, request: FinishRequest): Promise<FinishResult>;
   /** Gives a lease back early (compare-and-delete), so the work is free at once instead of at expiry. */
   release(jobId: string, workId: string, token: string): Promise<boolean>;
+  /** Renews a lease its holder still holds (compare-and-renew); false when it expired or another worker took it. */
+  renew(jobId: string, request: RenewRequest): Promise<boolean>;
   /** Stops a running job (a finished or failed one keeps its state). */
   stop(jobId: string): Promise<JobStatus>;
   /** Shard `n` (0-based), or null when it does not exist (not yet written, or expired). */

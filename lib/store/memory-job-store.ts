@@ -13,6 +13,7 @@ import {
   type FinishResult,
   type JobStore,
   type NewJob,
+  type RenewRequest,
 } from './job-store.js';
 import { MemoryJob, type MemoryCounters } from './memory-job.js';
 import { jobStatusFrom, parseJsonRecord, parseMeta, serializeMeta, ShardSchema, type JobMeta } from './records.js';
@@ -95,6 +96,10 @@ export class MemoryJobStore implements JobStore {
 
   async release(jobId: string, workId: string, token: string): Promise<boolean> {
     return this.get(jobId).release(workId, token, this.now());
+  }
+
+  async renew(jobId: string, request: RenewRequest): Promise<boolean> {
+    return this.get(jobId).renew(request, this.now());
   }
 
   async stop(jobId: string): Promise<JobStatus> {

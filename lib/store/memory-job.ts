@@ -8,6 +8,7 @@ import {
   type FinishRequest,
   type FinishResult,
   type QueuedWork,
+  type RenewRequest,
 } from './job-store.js';
 import { parseJsonRecord, serializeError, serializeShard, WorkItemSchema } from './records.js';
 
@@ -122,6 +123,14 @@ export class MemoryJob {
   release(workId: string, token: string, now: number): boolean {
     if (this.leaseHolder(workId, now) !== token) return false;
     this.leases.delete(workId);
+    return true;
+  }
+
+  /** Compare-and-renew of a lease (RENEW script). */
+  renew(request: RenewRequest, now: number): boolean {
+    const lease = this.leases.get(request.workId);
+    if (this.leaseHolder(request.workId, now) !== request.token || !lease) return false;
+    lease.expiresAt = now + Math.ceil(request.leaseMs);
     return true;
   }
 

@@ -15,6 +15,7 @@ import {
   type JobStore,
   type NewJob,
   type QueuedWork,
+  type RenewRequest,
   type StoreKind,
 } from './job-store.js';
 import { jobKeyPrefix, jobKeys, shardKey } from './keys.js';
@@ -22,7 +23,7 @@ import { parseJsonRecord, parseMeta, parseRecord, serializeError, serializeMeta,
 import { CountingCommands, type CommandStats, type RedisCommands } from './redis-commands.js';
 import { checkGuard, toClaimResult, toCommitResult, toEnqueueResult, toFinishResult, toJobStatus } from './replies.js';
 import { ScriptRunner, type RetryPolicy } from './script-runner.js';
-import { CLAIM, COMMIT_SHARD, CREATE_JOB, ENQUEUE, FINISH_WORK, RELEASE, STATUS, STOP } from './scripts/job-scripts.js';
+import { CLAIM, COMMIT_SHARD, CREATE_JOB, ENQUEUE, FINISH_WORK, RELEASE, RENEW, STATUS, STOP } from './scripts/job-scripts.js';
 import type { LuaScript } from './scripts/lua-script.js';
 import { StoreError } from './store-errors.js';
 
@@ -111,6 +112,11 @@ export class RedisJobStore implements JobStore {
 
   async release(jobId: string, workId: string, token: string): Promise<boolean> {
     const reply = await this.run(RELEASE, assertJobId(jobId), [token, workId]);
+    return reply === 1;
+  }
+
+  async renew(jobId: string, request: RenewRequest): Promise<boolean> {
+    const reply = await this.run(RENEW, assertJobId(jobId), [request.token, request.workId, String(Math.ceil(request.leaseMs))]);
     return reply === 1;
   }
 

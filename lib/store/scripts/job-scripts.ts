@@ -145,6 +145,18 @@ return 0
 `,
 );
 
+/** ARGV: prefix, now, token, work id, leaseMs. Compare-and-renew: the holder's heartbeat keeps its short lease alive. */
+export const RENEW = script(
+  'renew',
+  `
+if redis.call('GET', lease_key(ARGV[4])) == ARGV[3] then
+  redis.call('PEXPIRE', lease_key(ARGV[4]), ARGV[5])
+  return 1
+end
+return 0
+`,
+);
+
 /** ARGV: prefix, now. Only a running job becomes stopped; the status comes back in the same step. */
 export const STOP = script(
   'stop',
