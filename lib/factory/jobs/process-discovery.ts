@@ -1,21 +1,25 @@
-import type { ClaimedWork } from '../../store/job-store.js';
 import { discover, type Discovery } from '../discovery/discovery.js';
 import { toFactoryError } from '../errors.js';
 import type { ReportedError } from '../types.js';
 import { enqueueRefs } from './enqueue-children.js';
 import { finishWork, releaseWork } from './finish-work.js';
+import type { ClaimedWork } from '../../store/job-store.js';
+import type { HeldWork } from './lease-heartbeat.js';
 import type { SliceContext } from './slice-context.js';
 
 /**
  * The job's first step when it starts from a site root: robots.txt and the well-known paths. Its sitemaps
  * become the job's roots; a failure, or no sitemap at all, fails the job.
  */
-export async function processDiscovery(context: SliceContext, work: ClaimedWork, rootUrl: string): Promise<void> {
+export async function processDiscovery(context: SliceContext, held: HeldWork, rootUrl: string): Promise<void> {
+  const { work } = held;
   let found: Discovery;
   try {
-    found = await discover(rootUrl, context.options, context.clock.signal);
+    // Discovery in flight at the budget runs on (up to the hard limit): it is not restarted from scratch next slice.
+    found = await discover(rootUrl, context.options, held.signal);
   } catch (error) {
-    if (context.clock.stopping) return releaseWork(context, work);
+    if (held.lost) return;
+    if (held.signal.aborted) return releaseWork(context, work);
     const failure = toFactoryError(error, 'fetch_failed', { url: rootUrl });
     return failDiscovery(context, work, { kind: failure.kind, url: failure.url ?? rootUrl, message: failure.message });
   }

@@ -81,13 +81,13 @@ describe('a running job', () => {
     }
   });
 
-  it('saves before its budget ends, mid-sitemap, and the next slice resumes at the offset', async () => {
-    // About 800 ms to stream: a 400 ms slice has to stop part-way through.
+  it('saves before its hard limit ends, mid-sitemap, and the next slice resumes at the offset', async () => {
+    // About 800 ms to stream: a slice with a 400 ms hard limit has to stop part-way through.
     const server = await site((origin) => ({ '/big.xml': slowUrlset(origin, 6_000, 40, 20) }));
     const { jobId } = await createJob(store, { sitemapUrls: [server.url('/big.xml')], options: LOOPBACK });
     const start = Date.now();
-    const first = await runSlice(store, jobId, { ...LOOPBACK, budgetMs: 400, ...QUICK });
-    // The budget holds up to scheduling noise on a busy machine; the last commit and release fit in the reserve.
+    const first = await runSlice(store, jobId, { ...LOOPBACK, budgetMs: 400, hardLimitMs: 400, ...QUICK });
+    // The hard limit holds up to scheduling noise on a busy machine; the last commit and release fit in the reserve.
     expect(Date.now() - start).toBeLessThanOrEqual(400 + 100);
     expect(first.state).toBe('running');
     expect(first.urlsFound).toBeGreaterThan(0);
