@@ -76,7 +76,10 @@ export type EnqueueResult =
   | { type: 'enqueued'; added: number; duplicates: number; rejected: number }
   | { type: 'halted'; state: JobState };
 
-/** How a piece of work ended: `root` fails the job once every root failed, `job` fails it at once. */
+/**
+ * How a piece of work ended: `root` counts a failed root (once every root failed, the request's `fallback` is queued,
+ * or without one the job fails), `job` fails the job at once. The walk policy chooses; the store counts atomically.
+ */
 export type WorkFailure = 'none' | 'root' | 'job';
 
 /** Ends a claimed piece of work, recording its errors in the same atomic step (so once, even on retry). */
@@ -87,6 +90,8 @@ export interface FinishRequest {
   /** Counts towards sitemapsDone (false for the discovery step). */
   countSitemap: boolean;
   failure: WorkFailure;
+  /** With `failure: 'root'`: the work queued instead of failing the job when this was the last root standing. */
+  fallback?: QueuedWork;
 }
 
 /** Extends a held lease by `leaseMs` from now: the heartbeat of a sitemap being read. */

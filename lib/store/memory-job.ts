@@ -114,7 +114,7 @@ export class MemoryJob {
     for (const map of [this.leases, this.items, this.offsets, this.commits]) map.delete(workId);
     if (request.countSitemap) this.counters.sitemapsDone += 1;
     this.pushErrors(request.errors.map(serializeError));
-    this.applyFailure(request.failure);
+    this.applyFailure(request);
     this.settle();
     return { type: 'finished', state: this.counters.state };
   }
@@ -151,10 +151,11 @@ export class MemoryJob {
     return { type: 'done' };
   }
 
-  private applyFailure(failure: FinishRequest['failure']): void {
+  private applyFailure({ failure, fallback }: FinishRequest): void {
     if (this.counters.state !== 'running') return;
     if (failure === 'job') this.counters.state = 'failed';
-    if (failure === 'root' && ++this.counters.rootsFailed >= this.counters.roots) this.counters.state = 'failed';
+    if (failure !== 'root' || ++this.counters.rootsFailed < this.counters.roots) return;
+    if (!fallback || this.enqueue([fallback], false).added === 0) this.counters.state = 'failed';
   }
 
   private stopAtMaxUrls(maxUrls: number): void {

@@ -16,10 +16,15 @@ import { StoreError } from './store-errors.js';
 /** Version of the record layout; a record of another version is foreign, not guessed at. */
 export const RECORD_VERSION = 1;
 
-/** One unit of claimable work: site discovery (robots.txt and well-known paths) or one sitemap. */
+/**
+ * One unit of claimable work: site discovery (robots.txt and well-known paths), one sitemap (`origin` says where a
+ * root came from; absent: given by the caller, or a child), or the well-known paths tried after every robots.txt
+ * sitemap failed (`tried`: those sitemaps, skipped).
+ */
 export const WorkItemSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('discover'), rootUrl: z.string() }),
-  z.object({ type: z.literal('sitemap'), ref: SitemapRefSchema }),
+  z.object({ type: z.literal('sitemap'), ref: SitemapRefSchema, origin: z.enum(['robots', 'fallback']).optional() }),
+  z.object({ type: z.literal('fallback'), rootUrl: z.string(), tried: z.array(z.string()).max(1_000) }),
 ]);
 export type WorkItem = z.infer<typeof WorkItemSchema>;
 

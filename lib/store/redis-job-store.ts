@@ -105,8 +105,8 @@ export class RedisJobStore implements JobStore {
   }
 
   async finishWork(jobId: string, request: FinishRequest): Promise<FinishResult> {
-    const { workId, token, errors, countSitemap, failure } = request;
-    const args = [token, workId, flag(countSitemap), failure, ...errors.map(serializeError)];
+    const { workId, token, errors, countSitemap, failure, fallback } = request;
+    const args = [token, workId, flag(countSitemap), failure, String(errors.length), ...errors.map(serializeError), ...pairs(fallback ? [fallback] : [])];
     return toFinishResult(await this.run(FINISH_WORK, assertJobId(jobId), args), this.key(jobId));
   }
 

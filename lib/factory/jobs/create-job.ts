@@ -45,7 +45,7 @@ function planStart(input: CreateJobInput, options: WalkOptions): JobStart {
 }
 
 function firstUrl(work: QueuedWork): string {
-  return work.item.type === 'discover' ? work.item.rootUrl : work.item.ref.url;
+  return work.item.type === 'sitemap' ? work.item.ref.url : work.item.rootUrl;
 }
 
 // Refused here (invalid_url, blocked_ssrf) so a caller learns at once, not from a failed job later.

@@ -1,9 +1,10 @@
-import { SHARD_SIZE, type ClaimedWork, type WorkFailure } from '../../store/job-store.js';
+import { SHARD_SIZE, type ClaimedWork, type FinishRequest } from '../../store/job-store.js';
 import { FactoryError, toFactoryError } from '../errors.js';
 import type { SitemapReadEvent, SitemapReadSummary } from '../walk/sitemap-reader.js';
 import { readSitemapShardEntries } from '../sitemap.js';
-import type { ReportedError, ShardEntry, SitemapRef } from '../types.js';
-import { enqueueRefs, rejectedChildrenError, type ChildTally } from './enqueue-children.js';
+import type { ShardEntry, SitemapRef } from '../types.js';
+import { reportedError, whenAllRootsFail } from '../walk/walk-policy.js';
+import { enqueueRefs, newTally, refusedChildrenErrors, type ChildTally } from './enqueue-children.js';
 import { finishWork, releaseWork } from './finish-work.js';
 import type { HeldWork } from './lease-heartbeat.js';
 import { ShardWriter } from './shard-writer.js';
@@ -31,7 +32,7 @@ type ReadStep = { type: 'event'; event: SitemapReadEvent<ShardEntry> } | ReadOut
 /** Reads one claimed sitemap from its recorded offset, commits its shards, queues its children, and finishes it. */
 export async function processSitemap(context: SliceContext, held: HeldWork, ref: SitemapRef): Promise<void> {
   const { work } = held;
-  const job: SitemapJob = { ref, held, work, writer: new ShardWriter(context, work), tally: { added: 0, rejected: 0 } };
+  const job: SitemapJob = { ref, held, work, writer: new ShardWriter(context, work), tally: newTally() };
   if (work.offset > 0) context.log.info({ event: 'sitemap_resumed', url: ref.url, offset: work.offset }, 'resuming a sitemap at its recorded offset');
   const outcome = await readInto(context, job);
   await settle(context, job, outcome);
@@ -67,7 +68,7 @@ async function readInto(context: SliceContext, job: SitemapJob): Promise<ReadOut
 }
 
 function handleEvent(context: SliceContext, job: SitemapJob, event: SitemapReadEvent<ShardEntry>): Promise<boolean> {
-  return event.type === 'items' ? job.writer.add(event.items) : enqueueRefs(context, event.refs, { tally: job.tally, roots: false });
+  return event.type === 'items' ? job.writer.add(event.items) : enqueueRefs(context, event.refs, { tally: job.tally, roots: null });
 }
 
 // Closes a reader left mid-sitemap so its HTTP stream is released; the summary it would return is not needed.
@@ -82,8 +83,7 @@ async function settle(context: SliceContext, job: SitemapJob, outcome: ReadOutco
   if (!flushed) return;
   const end = outcome.type === 'paused' ? pauseOutcome(context, job) : outcome;
   if (end.type === 'paused') return releaseWork(context, job.work);
-  const { errors, failure } = endOf(context, job, end);
-  await finishWork(context, job.work, { errors, failure, countSitemap: true });
+  await finishWork(context, job.work, { ...endOf(context, job, end), countSitemap: true });
 }
 
 /**
@@ -96,17 +96,29 @@ function pauseOutcome(context: SliceContext, job: SitemapJob): Extract<ReadOutco
   const fullPass = passMs >= Math.min(context.options.timeoutMs, context.clock.hardLimitMs / 2);
   if (!context.clock.expired || job.writer.shards > 0 || !fullPass) return { type: 'paused' };
   const message = `not read within the slice's hard limit (${context.clock.hardLimitMs} ms): no progress past offset ${job.work.offset} in ${passMs} ms`;
+  context.log.warn({ event: 'sitemap_timeout', url: job.ref.url, offset: job.work.offset, passMs }, message);
   return { type: 'failed', error: new FactoryError('timeout', message, { url: job.ref.url, depth: job.ref.depth, parent: job.ref.parent }) };
 }
 
-function endOf(context: SliceContext, job: SitemapJob, outcome: Extract<ReadOutcome, { type: 'read' | 'failed' }>): { errors: ReportedError[]; failure: WorkFailure } {
-  const rejected = rejectedChildrenError(job.ref, job.tally, context.options.maxSitemaps);
+type SitemapEnd = Pick<FinishRequest, 'errors' | 'failure' | 'fallback'>;
+
+function endOf(context: SliceContext, job: SitemapJob, outcome: Extract<ReadOutcome, { type: 'read' | 'failed' }>): SitemapEnd {
+  const refused = refusedChildrenErrors(job.ref, job.tally, context.options.maxSitemaps);
   if (outcome.type === 'read') {
     context.log.debug({ event: 'sitemap_done', url: job.ref.url, urls: outcome.summary.items, shards: job.writer.shards }, 'sitemap done');
-    return { errors: [...outcome.summary.problems, ...rejected], failure: 'none' };
+    return { errors: [...outcome.summary.problems, ...refused], failure: 'none' };
   }
-  const { error } = outcome;
-  context.log.warn({ event: 'sitemap_failed', url: job.ref.url, kind: error.kind, depth: job.ref.depth, parent: job.ref.parent }, error.message);
-  const reported = { kind: error.kind, url: error.url ?? job.ref.url, message: error.message, parent: job.ref.parent, depth: job.ref.depth };
-  return { errors: [reported, ...rejected], failure: job.ref.depth === 0 ? 'root' : 'none' };
+  // Logged once, by the reader that knew the context (or above, for a timeout at the hard limit).
+  const errors = [reportedError(outcome.error, job.ref), ...refused];
+  if (job.ref.depth > 0) return { errors, failure: 'none' };
+  return { errors, failure: 'root', ...fallbackOf(context, job) };
+}
+
+/** What the store queues if this was the last root standing and it failed: the well-known paths, when the policy says so. */
+function fallbackOf(context: SliceContext, job: SitemapJob): Pick<FinishRequest, 'fallback'> {
+  const { item } = job.work;
+  const origin = item.type === 'sitemap' ? (item.origin ?? 'given') : 'given';
+  const rootUrl = context.meta.rootUrl;
+  if (whenAllRootsFail(origin) !== 'fallback' || rootUrl === null) return {};
+  return { fallback: { key: null, item: { type: 'fallback', rootUrl, tried: [job.ref.url] } } };
 }

@@ -1,7 +1,7 @@
 import { newLeaseToken } from '../../store/job-id.js';
 import type { ClaimedWork } from '../../store/job-store.js';
 import { holdWork } from './lease-heartbeat.js';
-import { processDiscovery } from './process-discovery.js';
+import { processDiscovery, processFallback } from './process-discovery.js';
 import { processSitemap } from './process-sitemap.js';
 import { haltSlice, shouldStop, type SliceContext } from './slice-context.js';
 
@@ -11,6 +11,7 @@ async function processWork(context: SliceContext, work: ClaimedWork): Promise<vo
   const held = holdWork(context, work);
   try {
     if (work.item.type === 'discover') await processDiscovery(context, held, work.item.rootUrl);
+    else if (work.item.type === 'fallback') await processFallback(context, held, work.item);
     else await processSitemap(context, held, work.item.ref);
   } finally {
     held.stop();

@@ -4,7 +4,7 @@ import type { WalkOptions } from '../limits.js';
 import { SignalQueue } from './signal-queue.js';
 import { readSitemap, type ItemMapper, type SitemapReadEvent, type SitemapReadSummary } from './sitemap-reader.js';
 import type { ActiveSitemap, ReportedError, SitemapFormat, SitemapRef, WalkState, WalkSummary } from '../types.js';
-import { tryIdentityKey } from '../url/url-identity.js';
+import { queueDecision, reportedError, sitemapFailure, sitemapKey, sitemapLimitError } from './walk-policy.js';
 import { createLogger } from '../../utils/logger.js';
 
 const log = createLogger('factory:walker');
@@ -232,25 +232,23 @@ export class SitemapWalk<T> {
   private enqueue(refs: SitemapRef[]): Array<WalkEvent<T>> {
     const reports: Array<WalkEvent<T>> = [];
     for (const ref of refs) {
-      const key = tryIdentityKey(ref.url);
-      if (key === null) {
-        reports.push(this.reportError(new FactoryError('invalid_url', 'sitemap URL cannot be parsed', ref), ref));
-      } else if (this.visited.has(key)) {
-        log.debug({ event: 'sitemap_seen', url: ref.url, parent: ref.parent }, 'already visited: cycle or duplicate skipped');
-      } else if (this.visited.size >= this.options.maxSitemaps) {
-        if (!this.sitemapLimitReported) reports.push(this.reportError(this.sitemapLimitError(ref), ref));
+      const keyed = sitemapKey(ref);
+      if ('error' in keyed) {
+        reports.push(this.countError({ type: 'error', ...keyed.error }));
+        continue;
+      }
+      const decision = queueDecision(keyed.key, this.visited, this.options.maxSitemaps);
+      if (decision === 'seen') {
+        log.debug({ event: 'sitemap_seen', url: ref.url, parent: ref.parent }, 'already visited: duplicate skipped');
+      } else if (decision === 'over_limit') {
+        if (!this.sitemapLimitReported) reports.push(this.countError({ type: 'error', ...sitemapLimitError(ref, this.options.maxSitemaps, null) }));
         this.sitemapLimitReported = true;
       } else {
-        this.visited.add(key);
+        this.visited.add(keyed.key);
         this.frontier.push(ref);
       }
     }
     return reports;
-  }
-
-  private sitemapLimitError(ref: SitemapRef): FactoryError {
-    const message = `walk limit of ${this.options.maxSitemaps} sitemaps reached: further sitemaps skipped`;
-    return new FactoryError('too_many_children', message, { ...ref, limit: this.options.maxSitemaps });
   }
 
   /** A sitemap ended (read or failed): report it and retire it once its items have all been yielded. */
@@ -267,7 +265,7 @@ export class SitemapWalk<T> {
       return;
     }
     const failure = toFactoryError(error, 'fetch_failed', slot.ref);
-    if (slot.ref.depth === 0 && !this.produced) this.deferredRootErrors.push(failure);
+    if (sitemapFailure(slot.ref, this.produced) === 'defer') this.deferredRootErrors.push(failure);
     else yield this.reportError(failure, slot.ref);
   }
 
@@ -283,7 +281,7 @@ export class SitemapWalk<T> {
   }
 
   private reportError(error: FactoryError, ref: SitemapRef): WalkEvent<T> {
-    return this.countError({ type: 'error', kind: error.kind, url: error.url ?? ref.url, message: error.message, parent: ref.parent, depth: ref.depth });
+    return this.countError({ type: 'error', ...reportedError(error, ref) });
   }
 
   private countError(event: WalkEvent<T> & { type: 'error' }): WalkEvent<T> {

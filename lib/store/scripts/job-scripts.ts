@@ -104,7 +104,7 @@ return {'enqueued', added, dups, rejected}
 `,
 );
 
-/** ARGV: prefix, now, token, work id, count flag, failure (none|root|job), error JSON... */
+/** ARGV: prefix, now, token, work id, count flag, failure (none|root|job), error count N, N error JSONs, fallback pair?. */
 export const FINISH_WORK = script(
   'finish_work',
   `
@@ -112,8 +112,8 @@ local bad = check() if bad then return bad end
 local token, id, failure = ARGV[3], ARGV[4], ARGV[6]
 if redis.call('SISMEMBER', ACTIVE, id) == 0 then return {'already', state()} end
 if redis.call('GET', lease_key(id)) ~= token then return {'lease_lost'} end
-local errors = {}
-for i = 7, #ARGV do errors[#errors + 1] = ARGV[i] end
+local errors, last = {}, 7 + tonumber(ARGV[7])
+for i = 8, last do errors[#errors + 1] = ARGV[i] end
 redis.call('SREM', ACTIVE, id)
 redis.call('DEL', lease_key(id))
 redis.call('HDEL', ITEMS, id)
@@ -124,7 +124,7 @@ push_errors(errors)
 if state() == 'running' and failure == 'job' then redis.call('HSET', STATUS, 'state', 'failed') end
 if state() == 'running' and failure == 'root' then
   local failed = redis.call('HINCRBY', STATUS, 'rootsFailed', 1)
-  if failed >= number_field('roots') then redis.call('HSET', STATUS, 'state', 'failed') end
+  if failed >= number_field('roots') and (#ARGV <= last or enqueue(last + 1) == 0) then redis.call('HSET', STATUS, 'state', 'failed') end
 end
 settle()
 redis.call('HSET', STATUS, 'updatedAt', NOW)
