@@ -101,6 +101,9 @@ export interface RenewRequest {
   leaseMs: number;
 }
 
+/** What marking a redirect target visited found: newly added, added earlier by the same work (a resume), or seen before. */
+export type VisitResult = 'added' | 'own' | 'seen';
+
 /** What a finish did; `already` when a retry finds the work finished. */
 export type FinishResult = { type: 'finished' | 'already'; state: JobState } | { type: 'lease_lost' };
 
@@ -132,6 +135,8 @@ export interface JobStore {
   release(jobId: string, workId: string, token: string): Promise<boolean>;
   /** Renews a lease its holder still holds (compare-and-renew); false when it expired or another worker took it. */
   renew(jobId: string, request: RenewRequest): Promise<boolean>;
+  /** Adds the identity key of a sitemap's final URL (after redirects) to the visited set on behalf of `workId`. */
+  visit(jobId: string, workId: string, key: string): Promise<VisitResult>;
   /** Stops a running job (a finished or failed one keeps its state). */
   stop(jobId: string): Promise<JobStatus>;
   /** Shard `n` (0-based), or null when it does not exist (not yet written, or expired). */

@@ -9,6 +9,7 @@ import {
   type FinishResult,
   type QueuedWork,
   type RenewRequest,
+  type VisitResult,
 } from './job-store.js';
 import { parseJsonRecord, serializeError, serializeShard, WorkItemSchema } from './records.js';
 
@@ -44,6 +45,8 @@ export class MemoryJob {
   readonly errors: string[] = [];
   readonly leases = new Map<string, { token: string; expiresAt: number }>();
   readonly shards = new Map<number, string>();
+  /** Which work added each redirect target to the visited set (the `redirect:` keys on Redis). */
+  readonly redirects = new Map<string, string>();
 
   constructor(
     readonly meta: string,
@@ -124,6 +127,15 @@ export class MemoryJob {
     if (this.leaseHolder(workId, now) !== token) return false;
     this.leases.delete(workId);
     return true;
+  }
+
+  /** Adds a redirect's final URL to the visited set (VISIT script). */
+  visit(workId: string, key: string): VisitResult {
+    if (this.redirects.get(key) === workId) return 'own';
+    if (this.visited.has(key)) return 'seen';
+    this.visited.add(key);
+    this.redirects.set(key, workId);
+    return 'added';
   }
 
   /** Compare-and-renew of a lease (RENEW script). */

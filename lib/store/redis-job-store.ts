@@ -16,6 +16,7 @@ import {
   type NewJob,
   type QueuedWork,
   type RenewRequest,
+  type VisitResult,
   type StoreKind,
 } from './job-store.js';
 import { jobKeyPrefix, jobKeys, shardKey } from './keys.js';
@@ -23,7 +24,7 @@ import { parseJsonRecord, parseMeta, parseRecord, serializeError, serializeMeta,
 import { CountingCommands, type CommandStats, type RedisCommands } from './redis-commands.js';
 import { checkGuard, toClaimResult, toCommitResult, toEnqueueResult, toFinishResult, toJobStatus } from './replies.js';
 import { ScriptRunner, type RetryPolicy } from './script-runner.js';
-import { CLAIM, COMMIT_SHARD, CREATE_JOB, ENQUEUE, FINISH_WORK, RELEASE, RENEW, STATUS, STOP } from './scripts/job-scripts.js';
+import { CLAIM, COMMIT_SHARD, CREATE_JOB, ENQUEUE, FINISH_WORK, RELEASE, RENEW, STATUS, STOP, VISIT } from './scripts/job-scripts.js';
 import type { LuaScript } from './scripts/lua-script.js';
 import { StoreError } from './store-errors.js';
 
@@ -118,6 +119,11 @@ export class RedisJobStore implements JobStore {
   async renew(jobId: string, request: RenewRequest): Promise<boolean> {
     const reply = await this.run(RENEW, assertJobId(jobId), [request.token, request.workId, String(Math.ceil(request.leaseMs))]);
     return reply === 1;
+  }
+
+  async visit(jobId: string, workId: string, key: string): Promise<VisitResult> {
+    const reply = await this.run(VISIT, assertJobId(jobId), [workId, key]);
+    return parseRecord(reply, z.tuple([z.enum(['added', 'own', 'seen'])]), this.key(jobId))[0];
   }
 
   async stop(jobId: string): Promise<JobStatus> {

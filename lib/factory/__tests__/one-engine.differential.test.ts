@@ -135,6 +135,18 @@ describe('one engine: the walk and a job (memory, redis, killed between slices) 
     expect((await expectOneEngine({ sitemapUrls: [server.url('/a.xml')] })).urls).toHaveLength(5);
   });
 
+  it('on a child that redirects into a sitemap already read (read once, reported as a cycle by the walk)', async () => {
+    const server = await site((origin) => ({
+      '/index.xml': { body: indexOf(origin, ['/a.xml', '/r.xml']) },
+      '/r.xml': { status: 301, headers: { location: `${origin}/a.xml` }, body: '' },
+      '/a.xml': { body: urlsetOf(origin, 'a', 5) },
+    }));
+    expect((await expectOneEngine({ sitemapUrls: [server.url('/index.xml')] }, { concurrency: 1 })).urls).toHaveLength(5);
+    const cycles = [];
+    for await (const event of walkUrlEvents(server.url('/index.xml'), { ...LOOPBACK, concurrency: 1 })) if (event.type === 'cycle') cycles.push(event);
+    expect(cycles).toEqual([{ type: 'cycle', url: server.url('/r.xml'), target: server.url('/a.xml'), parent: server.url('/index.xml'), depth: 1 }]);
+  });
+
   it('on an empty index, a failing child and a limit hit mid-index', async () => {
     const children = Array.from({ length: 6 }, (_, i) => `/c${i}.xml`);
     const server = await site((origin) => ({

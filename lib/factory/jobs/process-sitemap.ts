@@ -3,7 +3,7 @@ import { FactoryError, toFactoryError } from '../errors.js';
 import type { SitemapReadEvent, SitemapReadSummary } from '../walk/sitemap-reader.js';
 import { readSitemapShardEntries } from '../sitemap.js';
 import type { ShardEntry, SitemapRef } from '../types.js';
-import { reportedError, whenAllRootsFail } from '../walk/walk-policy.js';
+import { redirectTarget, reportedError, whenAllRootsFail } from '../walk/walk-policy.js';
 import { enqueueRefs, newTally, refusedChildrenErrors, type ChildTally } from './enqueue-children.js';
 import { finishWork, releaseWork } from './finish-work.js';
 import type { HeldWork } from './lease-heartbeat.js';
@@ -15,7 +15,8 @@ type ReadOutcome =
   | { type: 'read'; summary: SitemapReadSummary }
   | { type: 'failed'; error: FactoryError }
   | { type: 'paused' }
-  | { type: 'lost' };
+  | { type: 'lost' }
+  | { type: 'cycle'; target: string };
 
 /** One claimed sitemap being read: its ref, claim (kept alive by heartbeat), shard writer and child counts. */
 interface SitemapJob {
@@ -24,6 +25,8 @@ interface SitemapJob {
   work: ClaimedWork;
   writer: ShardWriter;
   tally: ChildTally;
+  /** Set when the sitemap redirected into one already visited: it is not read (again) here. */
+  cycleTarget?: string;
 }
 
 type SitemapReader = AsyncGenerator<SitemapReadEvent<ShardEntry>, SitemapReadSummary>;
@@ -63,12 +66,25 @@ async function readInto(context: SliceContext, job: SitemapJob): Promise<ReadOut
     if (going && !context.halted && !context.clock.ending && !job.held.lost) continue;
     // Stopped at a batch boundary: a pause keeps the claim's progress, a loss leaves the sitemap to its new owner.
     await closeReader(reader);
+    if (job.cycleTarget !== undefined) return { type: 'cycle', target: job.cycleTarget };
     return going && !context.halted && !job.held.lost ? { type: 'paused' } : { type: 'lost' };
   }
 }
 
 function handleEvent(context: SliceContext, job: SitemapJob, event: SitemapReadEvent<ShardEntry>): Promise<boolean> {
-  return event.type === 'items' ? job.writer.add(event.items) : enqueueRefs(context, event.refs, { tally: job.tally, roots: null });
+  if (event.type === 'items') return job.writer.add(event.items);
+  if (event.type === 'children') return enqueueRefs(context, event.refs, { tally: job.tally, roots: null });
+  return visitTarget(context, job, event.finalUrl);
+}
+
+/** The walk policy's redirect identity over the store's visited set: false (stop reading) when the target was visited. */
+async function visitTarget(context: SliceContext, job: SitemapJob, finalUrl: string): Promise<boolean> {
+  const target = redirectTarget(job.ref, finalUrl);
+  if (target === null) return true;
+  if ((await context.store.visit(context.jobId, job.work.workId, target.key)) !== 'seen') return true;
+  context.log.info({ event: 'sitemap_cycle', url: job.ref.url, target: finalUrl, parent: job.ref.parent }, 'redirects to a sitemap already visited: not read again');
+  job.cycleTarget = finalUrl;
+  return false;
 }
 
 // Closes a reader left mid-sitemap so its HTTP stream is released; the summary it would return is not needed.
@@ -81,6 +97,7 @@ async function settle(context: SliceContext, job: SitemapJob, outcome: ReadOutco
   // URLs read before a pause or a failure are good: commit them so the next claim skips them.
   const flushed = await job.writer.flush();
   if (!flushed) return;
+  if (outcome.type === 'cycle') return finishWork(context, job.work, { errors: [], failure: 'none', countSitemap: true });
   const end = outcome.type === 'paused' ? pauseOutcome(context, job) : outcome;
   if (end.type === 'paused') return releaseWork(context, job.work);
   await finishWork(context, job.work, { ...endOf(context, job, end), countSitemap: true });

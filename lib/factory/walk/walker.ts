@@ -4,7 +4,7 @@ import type { WalkOptions } from '../limits.js';
 import { SignalQueue } from './signal-queue.js';
 import { readSitemap, type ItemMapper, type SitemapReadEvent, type SitemapReadSummary } from './sitemap-reader.js';
 import type { ActiveSitemap, ReportedError, SitemapFormat, SitemapRef, WalkState, WalkSummary } from '../types.js';
-import { queueDecision, reportedError, sitemapFailure, sitemapKey, sitemapLimitError } from './walk-policy.js';
+import { queueDecision, redirectTarget, reportedError, sitemapFailure, sitemapKey, sitemapLimitError } from './walk-policy.js';
 import { createLogger } from '../../utils/logger.js';
 
 const log = createLogger('factory:walker');
@@ -33,6 +33,8 @@ export type WalkEvent<T> =
       bytes: number;
     }
   | ({ type: 'error' } & ReportedError)
+  /** A sitemap whose final URL (after redirects) is one already visited: `url` is not read, `target` was. */
+  | { type: 'cycle'; url: string; target: string; parent: string | null; depth: number }
   | ({ type: 'summary' } & WalkSummary);
 
 /** How a walk starts: fresh from root sitemaps, or resumed from a saved state. */
@@ -52,6 +54,8 @@ interface Slot<T> {
   emitted: number;
   /** Items of this sitemap in the open batch. */
   queued: number;
+  /** The identity key of where it redirected, once added to the visited set. */
+  redirectKey?: string;
 }
 
 type Step<T> =
@@ -189,9 +193,31 @@ export class SitemapWalk<T> {
     if ('error' in step) return yield* this.finish(slot, null, step.error);
     if (step.result.done) return yield* this.finish(slot, step.result.value, null);
     const event = step.result.value;
+    if (event.type === 'redirected' && this.isSeenTarget(slot, event.finalUrl)) return yield* this.dropRedirected(slot, event.finalUrl);
     if (event.type === 'items') yield* this.addItems(slot, event.items);
-    else yield* this.addChildren(event.refs);
+    else if (event.type === 'children') yield* this.addChildren(event.refs);
     if (!this.urlLimitReached()) this.pull(slot);
+  }
+
+  /** True when a redirect lands on a sitemap already queued or read; else its final URL joins the visited set. */
+  private isSeenTarget(slot: Slot<T>, finalUrl: string): boolean {
+    const target = redirectTarget(slot.ref, finalUrl);
+    // A retried read redirects again to the key it added itself.
+    if (target === null || target.key === slot.redirectKey) return false;
+    if (this.visited.has(target.key)) return true;
+    this.visited.add(target.key);
+    slot.redirectKey = target.key;
+    return false;
+  }
+
+  /** A sitemap that redirects into one already read (or queued) is not read twice: it ends here as a reported cycle. */
+  private *dropRedirected(slot: Slot<T>, finalUrl: string): Generator<WalkEvent<T>> {
+    this.live.delete(slot);
+    if (slot.queued > 0) this.parked.add(slot);
+    else this.sitemapsDone += 1;
+    void slot.iterator.return(undefined as never).catch(() => undefined);
+    log.info({ event: 'sitemap_cycle', url: slot.ref.url, target: finalUrl, parent: slot.ref.parent }, 'redirects to a sitemap already visited: not read again');
+    yield { type: 'cycle', url: slot.ref.url, target: finalUrl, parent: slot.ref.parent, depth: slot.ref.depth };
   }
 
   /** Adds items to the open batch, yielding each batch as it fills (and the last one at the URL limit). */

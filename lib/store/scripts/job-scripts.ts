@@ -157,6 +157,21 @@ return 0
 `,
 );
 
+/** ARGV: prefix, now, work id, identity key. Adds a redirect's final URL to the visited set, remembering which work added it. */
+export const VISIT = script(
+  'visit',
+  `
+local bad = check() if bad then return bad end
+local owner_key = PREFIX .. 'redirect:' .. ARGV[4]
+if redis.call('GET', owner_key) == ARGV[3] then return {'own'} end
+if redis.call('SISMEMBER', VISITED, ARGV[4]) == 1 then return {'seen'} end
+redis.call('SADD', VISITED, ARGV[4])
+redis.call('SET', owner_key, ARGV[3])
+redis.call('PEXPIREAT', owner_key, touch())
+return {'added'}
+`,
+);
+
 /** ARGV: prefix, now. Only a running job becomes stopped; the status comes back in the same step. */
 export const STOP = script(
   'stop',
