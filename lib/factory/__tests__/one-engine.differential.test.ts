@@ -174,5 +174,5 @@ describe.skipIf(corpus === null)('one engine on every site of ../shared/corpus',
     const server = await serveCorpusSite(entry);
     servers.push(server);
     await expectOneEngine({ sitemapUrls: entry.roots.map((path) => server.url(`/${path}`)) });
-  });
+  }, 60_000); // the 63,403-URL gz index runs three times
 });
