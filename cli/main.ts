@@ -91,7 +91,8 @@ export async function main(argv: string[]): Promise<number> {
       return 2;
     }
     // A refused argument (a URL that is not http(s), a malformed job id, an out-of-range budget) is a usage error.
-    if (isFactoryError(error) && (error.kind === 'invalid_url' || error.kind === 'bad_request')) {
+    // Errors met while walking (a redirect to ftp:) carry the sitemap's depth: they are the walk's, exit 1.
+    if (isFactoryError(error) && (error.kind === 'invalid_url' || error.kind === 'bad_request') && error.context.depth === undefined) {
       reportFatal(error, args.includes('--ndjson'));
       return 2;
     }

@@ -2,6 +2,7 @@ import { intFlag, parseCommandArgs, requirePositional, UsageError, walkOptionsFr
 import { LineWriter } from '../output.js';
 import { progressWanted } from '../progress.js';
 import { createJob, getJobStatus, readJobShard, runSlice } from '../../lib/factory/jobs/index.js';
+import type { NetPolicyInput } from '../../lib/factory/limits.js';
 import type { JobStatus } from '../../lib/factory/types.js';
 import type { JobStore } from '../../lib/store/job-store.js';
 import { assertJobId } from '../../lib/store/job-id.js';
@@ -38,11 +39,11 @@ function drawProgress(status: JobStatus): void {
 }
 
 /** Runs slices until the job leaves `running`, redrawing progress from the store twice a second. */
-async function runToEnd(store: JobStore, jobId: string, options: { budgetMs: number; progress: boolean }): Promise<JobStatus> {
+async function runToEnd(store: JobStore, jobId: string, options: { budgetMs: number; progress: boolean; net: NetPolicyInput }): Promise<JobStatus> {
   const timer = options.progress ? setInterval(() => void getJobStatus(store, jobId).then(drawProgress, () => undefined), 500) : null;
   try {
     let status = await getJobStatus(store, jobId);
-    while (status.state === 'running') status = await runSlice(store, jobId, { budgetMs: options.budgetMs, workerId: 'cli' });
+    while (status.state === 'running') status = await runSlice(store, jobId, { budgetMs: options.budgetMs, workerId: 'cli', net: options.net });
     return status;
   } finally {
     if (timer) clearInterval(timer);
@@ -64,10 +65,12 @@ export async function jobRunCommand(args: string[]): Promise<number> {
   if (values.resume !== undefined) assertJobId(values.resume);
   const store = await openStore(values.store);
   try {
-    const jobId = values.resume ?? (await createJob(store, { rootUrl: requirePositional(positionals, 'rootUrl'), options: walkOptionsFrom(values) })).jobId;
+    const options = walkOptionsFrom(values);
+    const jobId = values.resume ?? (await createJob(store, { rootUrl: requirePositional(positionals, 'rootUrl'), options })).jobId;
     process.stderr.write(`job ${jobId} on the ${store.kind} store${store.kind === 'memory' ? ' (gone when this process ends)' : ''}\n`);
     const progress = progressWanted(values.progress);
-    const status = await runToEnd(store, jobId, { budgetMs, progress });
+    // The network flags of this run apply to every slice, a resumed job's included (jobs never store a policy).
+    const status = await runToEnd(store, jobId, { budgetMs, progress, net: options.net ?? {} });
     if (progress) drawProgress(status);
     if (progress) process.stderr.write('\n');
     if (values.urls) await printShards(store, status);

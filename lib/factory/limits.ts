@@ -42,6 +42,8 @@ export const NetPolicySchema = z.object({
   resolve: z.array(z.object({ host: z.string(), port: z.number().int(), address: z.string() })).default([]),
 });
 export type NetPolicy = z.infer<typeof NetPolicySchema>;
+/** A network policy as callers pass it: every field optional. */
+export type NetPolicyInput = z.input<typeof NetPolicySchema>;
 
 /**
  * One curl-style `HOST:PORT:ADDR` static DNS entry (`--resolve`, FACTORY_RESOLVE); an IPv6 address may be

@@ -1,11 +1,12 @@
 import { discover, fallbackAfterRobots, parseRootUrl } from './discovery/discovery.js';
-import { FactoryError, isFactoryError } from './errors.js';
+import { isFactoryError } from './errors.js';
 import { resolveWalkOptions, type WalkOptions, type WalkOptionsInput } from './limits.js';
 import { localeOf, pathPrefixOf } from './scope/locale.js';
 import { readSitemap, type ItemMapper, type ReadSitemapContext } from './walk/sitemap-reader.js';
 import type { ParsedUrl, ShardEntry, SitemapEntry, SitemapRef, WalkState } from './types.js';
 import { UrlExpander } from './url/url-expander.js';
 import { SitemapWalk, type WalkEvent } from './walk/walker.js';
+import { noSitemapError, whenAllRootsFail } from './walk/walk-policy.js';
 import { createLogger } from '../utils/logger.js';
 
 export { BATCH_SIZE, type WalkEvent } from './walk/walker.js';
@@ -89,12 +90,13 @@ async function* walkEvents<T>(url: string, options: WalkCallOptions, createMappe
   const found = await discoveredRoots(url, limits, options.signal);
   for (const problem of found.problems) yield { type: 'error', ...problem };
   // Nothing to walk is a failure of the whole walk, as it is of a job: silence would read as "an empty site".
-  if (found.sitemaps.length === 0) throw new FactoryError('not_sitemap', 'no sitemap in robots.txt nor at the well-known paths', { url });
+  if (found.sitemaps.length === 0) throw noSitemapError(url);
   try {
     yield* new SitemapWalk<T>(limits, { roots: found.sitemaps }, setup).events();
   } catch (error) {
     // Every robots.txt sitemap failed with nothing found: stale lines are common, the well-known paths may still answer.
-    const fallback = found.source === 'robots' && isFactoryError(error) ? await fallbackAfterRobots(found, limits, options.signal) : null;
+    const origin = found.source === 'fallback' ? 'fallback' : 'robots';
+    const fallback = whenAllRootsFail(origin) === 'fallback' && isFactoryError(error) ? await fallbackAfterRobots(found, limits, options.signal) : null;
     if (!fallback || !isFactoryError(error)) throw error;
     log.warn({ event: 'robots_sitemaps_failed', url, fallback, kind: error.kind }, 'robots.txt sitemaps failed: trying a well-known path');
     yield { type: 'error', kind: error.kind, url: error.url, message: error.message, parent: null, depth: 0 };

@@ -76,7 +76,10 @@ export type EnqueueResult =
   | { type: 'enqueued'; added: number; duplicates: number; rejected: number }
   | { type: 'halted'; state: JobState };
 
-/** How a piece of work ended: `root` fails the job once every root failed, `job` fails it at once. */
+/**
+ * How a piece of work ended: `root` counts a failed root (once every root failed, the request's `fallback` is queued,
+ * or without one the job fails), `job` fails the job at once. The walk policy chooses; the store counts atomically.
+ */
 export type WorkFailure = 'none' | 'root' | 'job';
 
 /** Ends a claimed piece of work, recording its errors in the same atomic step (so once, even on retry). */
@@ -87,7 +90,19 @@ export interface FinishRequest {
   /** Counts towards sitemapsDone (false for the discovery step). */
   countSitemap: boolean;
   failure: WorkFailure;
+  /** With `failure: 'root'`: the work queued instead of failing the job when this was the last root standing. */
+  fallback?: QueuedWork;
 }
+
+/** Extends a held lease by `leaseMs` from now: the heartbeat of a sitemap being read. */
+export interface RenewRequest {
+  workId: string;
+  token: string;
+  leaseMs: number;
+}
+
+/** What marking a redirect target visited found: newly added, added earlier by the same work (a resume), or seen before. */
+export type VisitResult = 'added' | 'own' | 'seen';
 
 /** What a finish did; `already` when a retry finds the work finished. */
 export type FinishResult = { type: 'finished' | 'already'; state: JobState } | { type: 'lease_lost' };
@@ -118,6 +133,10 @@ export interface JobStore {
   finishWork(jobId: string, request: FinishRequest): Promise<FinishResult>;
   /** Gives a lease back early (compare-and-delete), so the work is free at once instead of at expiry. */
   release(jobId: string, workId: string, token: string): Promise<boolean>;
+  /** Renews a lease its holder still holds (compare-and-renew); false when it expired or another worker took it. */
+  renew(jobId: string, request: RenewRequest): Promise<boolean>;
+  /** Adds the identity key of a sitemap's final URL (after redirects) to the visited set on behalf of `workId`. */
+  visit(jobId: string, workId: string, key: string): Promise<VisitResult>;
   /** Stops a running job (a finished or failed one keeps its state). */
   stop(jobId: string): Promise<JobStatus>;
   /** Removes the job and every key it owns (shards, leases); false when there was no such job. */

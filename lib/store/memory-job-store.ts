@@ -14,6 +14,8 @@ import {
   type FinishResult,
   type JobStore,
   type NewJob,
+  type RenewRequest,
+  type VisitResult,
 } from './job-store.js';
 import { MemoryJob, type MemoryCounters } from './memory-job.js';
 import { jobStatusFrom, parseJsonRecord, parseMeta, serializeMeta, ShardSchema, type JobMeta } from './records.js';
@@ -98,6 +100,14 @@ export class MemoryJobStore implements JobStore {
 
   async release(jobId: string, workId: string, token: string): Promise<boolean> {
     return this.get(jobId).release(workId, token, this.now());
+  }
+
+  async renew(jobId: string, request: RenewRequest): Promise<boolean> {
+    return this.get(jobId).renew(request, this.now());
+  }
+
+  async visit(jobId: string, workId: string, key: string): Promise<VisitResult> {
+    return this.get(jobId).visit(workId, key);
   }
 
   async stop(jobId: string): Promise<JobStatus> {

@@ -8,6 +8,8 @@ import {
   type FinishRequest,
   type FinishResult,
   type QueuedWork,
+  type RenewRequest,
+  type VisitResult,
 } from './job-store.js';
 import { parseJsonRecord, serializeError, serializeShard, WorkItemSchema } from './records.js';
 
@@ -43,6 +45,8 @@ export class MemoryJob {
   readonly errors: string[] = [];
   readonly leases = new Map<string, { token: string; expiresAt: number }>();
   readonly shards = new Map<number, string>();
+  /** Which work added each redirect target to the visited set (the `redirect:` keys on Redis). */
+  readonly redirects = new Map<string, string>();
 
   constructor(
     readonly meta: string,
@@ -113,7 +117,7 @@ export class MemoryJob {
     for (const map of [this.leases, this.items, this.offsets, this.commits]) map.delete(workId);
     if (request.countSitemap) this.counters.sitemapsDone += 1;
     this.pushErrors(request.errors.map(serializeError));
-    this.applyFailure(request.failure);
+    this.applyFailure(request);
     this.settle();
     return { type: 'finished', state: this.counters.state };
   }
@@ -122,6 +126,23 @@ export class MemoryJob {
   release(workId: string, token: string, now: number): boolean {
     if (this.leaseHolder(workId, now) !== token) return false;
     this.leases.delete(workId);
+    return true;
+  }
+
+  /** Adds a redirect's final URL to the visited set (VISIT script). */
+  visit(workId: string, key: string): VisitResult {
+    if (this.redirects.get(key) === workId) return 'own';
+    if (this.visited.has(key)) return 'seen';
+    this.visited.add(key);
+    this.redirects.set(key, workId);
+    return 'added';
+  }
+
+  /** Compare-and-renew of a lease (RENEW script). */
+  renew(request: RenewRequest, now: number): boolean {
+    const lease = this.leases.get(request.workId);
+    if (this.leaseHolder(request.workId, now) !== request.token || !lease) return false;
+    lease.expiresAt = now + Math.ceil(request.leaseMs);
     return true;
   }
 
@@ -142,10 +163,11 @@ export class MemoryJob {
     return { type: 'done' };
   }
 
-  private applyFailure(failure: FinishRequest['failure']): void {
+  private applyFailure({ failure, fallback }: FinishRequest): void {
     if (this.counters.state !== 'running') return;
     if (failure === 'job') this.counters.state = 'failed';
-    if (failure === 'root' && ++this.counters.rootsFailed >= this.counters.roots) this.counters.state = 'failed';
+    if (failure !== 'root' || ++this.counters.rootsFailed < this.counters.roots) return;
+    if (!fallback || this.enqueue([fallback], false).added === 0) this.counters.state = 'failed';
   }
 
   private stopAtMaxUrls(maxUrls: number): void {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { WalkOptionsSchema, type WalkOptions } from '../factory/limits.js';
+import { WalkOptionsSchema } from '../factory/limits.js';
 import {
   ChangefreqSchema,
   JobStateSchema,
@@ -16,12 +16,24 @@ import { StoreError } from './store-errors.js';
 /** Version of the record layout; a record of another version is foreign, not guessed at. */
 export const RECORD_VERSION = 1;
 
-/** One unit of claimable work: site discovery (robots.txt and well-known paths) or one sitemap. */
+/**
+ * One unit of claimable work: site discovery (robots.txt and well-known paths), one sitemap (`origin` says where a
+ * root came from; absent: given by the caller, or a child), or the well-known paths tried after every robots.txt
+ * sitemap failed (`tried`: those sitemaps, skipped).
+ */
 export const WorkItemSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('discover'), rootUrl: z.string() }),
-  z.object({ type: z.literal('sitemap'), ref: SitemapRefSchema }),
+  z.object({ type: z.literal('sitemap'), ref: SitemapRefSchema, origin: z.enum(['robots', 'fallback']).optional() }),
+  z.object({ type: z.literal('fallback'), rootUrl: z.string(), tried: z.array(z.string()).max(1_000) }),
 ]);
 export type WorkItem = z.infer<typeof WorkItemSchema>;
+
+/**
+ * A job's limits: the walk options without the network policy, which is the running deployment's (passed to
+ * every slice) and never stored in, or taken from, a job. A `net` field in an older record is dropped on read.
+ */
+export const JobWalkOptionsSchema = WalkOptionsSchema.omit({ net: true });
+export type JobWalkOptions = z.output<typeof JobWalkOptionsSchema>;
 
 /** What a job was asked to do, fixed at creation: where to start and the limits it walks with. */
 export const JobMetaSchema = z.object({
@@ -29,7 +41,7 @@ export const JobMetaSchema = z.object({
   jobId: JobIdSchema,
   rootUrl: z.string().nullable(),
   sitemapUrls: z.array(z.string()),
-  options: WalkOptionsSchema,
+  options: JobWalkOptionsSchema,
   createdAt: z.string(),
 });
 export type JobMeta = z.infer<typeof JobMetaSchema>;
@@ -39,7 +51,7 @@ export interface JobMetaInput {
   jobId: string;
   rootUrl: string | null;
   sitemapUrls: string[];
-  options: WalkOptions;
+  options: JobWalkOptions;
   createdAt: string;
 }
 

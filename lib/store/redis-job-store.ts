@@ -15,6 +15,8 @@ import {
   type JobStore,
   type NewJob,
   type QueuedWork,
+  type RenewRequest,
+  type VisitResult,
   type StoreKind,
 } from './job-store.js';
 import { jobKeyPrefix, jobKeys, shardKey } from './keys.js';
@@ -22,7 +24,7 @@ import { parseJsonRecord, parseMeta, parseRecord, serializeError, serializeMeta,
 import { CountingCommands, type CommandStats, type RedisCommands } from './redis-commands.js';
 import { checkGuard, toClaimResult, toCommitResult, toEnqueueResult, toFinishResult, toJobStatus } from './replies.js';
 import { ScriptRunner, type RetryPolicy } from './script-runner.js';
-import { CLAIM, COMMIT_SHARD, CREATE_JOB, DELETE_JOB, ENQUEUE, FINISH_WORK, RELEASE, STATUS, STOP } from './scripts/job-scripts.js';
+import { CLAIM, COMMIT_SHARD, CREATE_JOB, DELETE_JOB, ENQUEUE, FINISH_WORK, RELEASE, RENEW, STATUS, STOP, VISIT } from './scripts/job-scripts.js';
 import type { LuaScript } from './scripts/lua-script.js';
 import { StoreError } from './store-errors.js';
 
@@ -104,14 +106,24 @@ export class RedisJobStore implements JobStore {
   }
 
   async finishWork(jobId: string, request: FinishRequest): Promise<FinishResult> {
-    const { workId, token, errors, countSitemap, failure } = request;
-    const args = [token, workId, flag(countSitemap), failure, ...errors.map(serializeError)];
+    const { workId, token, errors, countSitemap, failure, fallback } = request;
+    const args = [token, workId, flag(countSitemap), failure, String(errors.length), ...errors.map(serializeError), ...pairs(fallback ? [fallback] : [])];
     return toFinishResult(await this.run(FINISH_WORK, assertJobId(jobId), args), this.key(jobId));
   }
 
   async release(jobId: string, workId: string, token: string): Promise<boolean> {
     const reply = await this.run(RELEASE, assertJobId(jobId), [token, workId]);
     return reply === 1;
+  }
+
+  async renew(jobId: string, request: RenewRequest): Promise<boolean> {
+    const reply = await this.run(RENEW, assertJobId(jobId), [request.token, request.workId, String(Math.ceil(request.leaseMs))]);
+    return reply === 1;
+  }
+
+  async visit(jobId: string, workId: string, key: string): Promise<VisitResult> {
+    const reply = await this.run(VISIT, assertJobId(jobId), [workId, key]);
+    return parseRecord(reply, z.tuple([z.enum(['added', 'own', 'seen'])]), this.key(jobId))[0];
   }
 
   async stop(jobId: string): Promise<JobStatus> {

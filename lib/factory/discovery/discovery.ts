@@ -120,10 +120,27 @@ export async function discover(rootUrl: string, options: WalkOptions, signal?: A
  * A well-known sitemap to try when every robots.txt `Sitemap:` line failed (stale lines, development hosts):
  * the first fallback path that answers 2xx and is not one of the sitemaps already tried, or null.
  */
-export async function fallbackAfterRobots(found: Discovery, options: WalkOptions, signal?: AbortSignal): Promise<string | null> {
+export async function fallbackAfterRobots(
+  found: Pick<Discovery, 'rootUrl' | 'sitemaps' | 'robots'>,
+  options: WalkOptions,
+  signal?: AbortSignal,
+): Promise<string | null> {
   const tried = new Set(found.sitemaps.map((url) => tryIdentityKey(url) ?? url));
   const context = { rules: robotsOf(found.robots).rules, problems: [], ...(signal ? { signal } : {}) };
   const root = new URL(found.rootUrl);
   const { found: candidate } = await probeFallbacks(root, options, { ...context, skip: tried });
   return candidate;
+}
+
+/**
+ * The same, for a job resuming in another slice: robots.txt is read again for its rules (discovery's result is not
+ * stored), and a robots.txt that no longer answers means no fallback.
+ */
+export async function fallbackAfterRobotsOf(rootUrl: string, tried: string[], options: WalkOptions, signal?: AbortSignal): Promise<string | null> {
+  const robots = await fetchRobotsTxt(rootUrl, options, signal).catch((error: unknown) => {
+    if (signal?.aborted) throw error;
+    log.warn({ event: 'robots_refetch_failed', url: rootUrl, error: String(error) }, 'robots.txt did not answer again: no fallback');
+    return null;
+  });
+  return robots === null ? null : fallbackAfterRobots({ rootUrl: parseRootUrl(rootUrl).href, sitemaps: tried, robots }, options, signal);
 }

@@ -9,7 +9,10 @@ import { isSiteRoot } from '../sitemap.js';
 import type { JobStatus } from '../types.js';
 import { identityKey } from '../url/url-identity.js';
 
-/** A job to start: a site root (discovered first; any other URL is read as a sitemap) or sitemap URLs, and limits. */
+/**
+ * A job to start: a site root (discovered first; any other URL is read as a sitemap) or sitemap URLs, and limits.
+ * `options.net` checks the start URLs only: it is not stored; every slice gets the deployment's policy (runSlice `net`).
+ */
 export interface CreateJobInput {
   rootUrl?: string;
   sitemapUrls?: string[];
@@ -42,7 +45,7 @@ function planStart(input: CreateJobInput, options: WalkOptions): JobStart {
 }
 
 function firstUrl(work: QueuedWork): string {
-  return work.item.type === 'discover' ? work.item.rootUrl : work.item.ref.url;
+  return work.item.type === 'sitemap' ? work.item.ref.url : work.item.rootUrl;
 }
 
 // Refused here (invalid_url, blocked_ssrf) so a caller learns at once, not from a failed job later.
@@ -71,7 +74,9 @@ export async function createJob(store: JobStore, input: CreateJobInput): Promise
   // Names are checked with DNS too (a host that resolves to loopback is refused now, not by a failed job later).
   await Promise.all([...new Set(start.items.map(firstUrl))].map((url) => assertHostAllowed(new URL(url), options.net)));
   const jobId = newJobId();
-  const meta = { jobId, rootUrl: start.rootUrl, sitemapUrls: start.sitemapUrls, options, createdAt: new Date().toISOString() };
+  // The network policy checked the start URLs above; it is the deployment's, so it is not kept with the job.
+  const { net: _net, ...limits } = options;
+  const meta = { jobId, rootUrl: start.rootUrl, sitemapUrls: start.sitemapUrls, options: limits, createdAt: new Date().toISOString() };
   await store.createJob({ meta, items: start.items, roots: start.roots });
   return store.getStatus(jobId);
 }

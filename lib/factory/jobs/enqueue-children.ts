@@ -1,29 +1,39 @@
 import { SHARD_SIZE, type QueuedWork } from '../../store/job-store.js';
 import type { ReportedError, SitemapRef } from '../types.js';
-import { tryIdentityKey } from '../url/url-identity.js';
+import { sitemapKey, sitemapLimitError, type RootOrigin } from '../walk/walk-policy.js';
 import { haltSlice, type SliceContext } from './slice-context.js';
 
 /** Child sitemaps sent to the store per call: bounded request size (Upstash caps request bodies). */
 const ENQUEUE_CHUNK = SHARD_SIZE;
 
-/** Counts an index's children the store refused (over maxSitemaps), to report once when the index is done. */
+/** Counts an index's children the store refused (over maxSitemaps) and those refused before it, to report when the index is done. */
 export interface ChildTally {
   added: number;
   rejected: number;
+  refused: ReportedError[];
 }
 
-/** Turns refs into queued work keyed by identity; a ref whose URL cannot be keyed is skipped. */
-function toWork(refs: SitemapRef[]): QueuedWork[] {
+/** A fresh tally. */
+export const newTally = (): ChildTally => ({ added: 0, rejected: 0, refused: [] });
+
+/** Turns refs into queued work keyed by identity; a ref whose URL cannot be keyed is reported in `refused`. */
+function toWork(refs: SitemapRef[], origin: RootOrigin, refused: ReportedError[]): QueuedWork[] {
   return refs.flatMap((ref) => {
-    const key = tryIdentityKey(ref.url);
-    return key === null ? [] : [{ key, item: { type: 'sitemap' as const, ref } }];
+    const keyed = sitemapKey(ref);
+    if ('error' in keyed) {
+      refused.push(keyed.error);
+      return [];
+    }
+    const item = origin === 'given' ? { type: 'sitemap' as const, ref } : { type: 'sitemap' as const, ref, origin };
+    return [{ key: keyed.key, item }];
   });
 }
 
 /** Adds children (or, with `roots`, the job's root sitemaps) through the visited set; false once the job is halted. */
-export async function enqueueRefs(context: SliceContext, refs: SitemapRef[], into: { tally: ChildTally; roots: boolean }): Promise<boolean> {
-  const { tally, roots } = into;
-  const work = toWork(refs);
+export async function enqueueRefs(context: SliceContext, refs: SitemapRef[], into: { tally: ChildTally; roots: RootOrigin | null }): Promise<boolean> {
+  const { tally } = into;
+  const roots = into.roots !== null;
+  const work = toWork(refs, into.roots ?? 'given', tally.refused);
   for (let start = 0; start < work.length; start += ENQUEUE_CHUNK) {
     const result = await context.store.enqueue(context.jobId, { items: work.slice(start, start + ENQUEUE_CHUNK), roots });
     if (result.type === 'halted') {
@@ -37,9 +47,7 @@ export async function enqueueRefs(context: SliceContext, refs: SitemapRef[], int
   return true;
 }
 
-/** The error reported for children refused over maxSitemaps, if any. */
-export function rejectedChildrenError(ref: SitemapRef, tally: ChildTally, maxSitemaps: number): ReportedError[] {
-  if (tally.rejected === 0) return [];
-  const message = `maxSitemaps (${maxSitemaps}) reached: ${tally.rejected} child sitemaps skipped`;
-  return [{ kind: 'too_many_children', url: ref.url, message, parent: ref.parent, depth: ref.depth }];
+/** The errors reported for children refused (unparseable, or over maxSitemaps), if any. */
+export function refusedChildrenErrors(ref: SitemapRef, tally: ChildTally, maxSitemaps: number): ReportedError[] {
+  return tally.rejected === 0 ? tally.refused : [...tally.refused, sitemapLimitError(ref, maxSitemaps, tally.rejected)];
 }

@@ -1,69 +1,90 @@
-import { SHARD_SIZE, type ClaimedWork, type WorkFailure } from '../../store/job-store.js';
-import { toFactoryError, type FactoryError } from '../errors.js';
+import { SHARD_SIZE, type ClaimedWork, type FinishRequest } from '../../store/job-store.js';
+import { FactoryError, toFactoryError } from '../errors.js';
 import type { SitemapReadEvent, SitemapReadSummary } from '../walk/sitemap-reader.js';
 import { readSitemapShardEntries } from '../sitemap.js';
-import type { ReportedError, ShardEntry, SitemapRef } from '../types.js';
-import { enqueueRefs, rejectedChildrenError, type ChildTally } from './enqueue-children.js';
+import type { ShardEntry, SitemapRef } from '../types.js';
+import { redirectTarget, reportedError, whenAllRootsFail } from '../walk/walk-policy.js';
+import { enqueueRefs, newTally, refusedChildrenErrors, type ChildTally } from './enqueue-children.js';
 import { finishWork, releaseWork } from './finish-work.js';
+import type { HeldWork } from './lease-heartbeat.js';
 import { ShardWriter } from './shard-writer.js';
 import type { SliceContext } from './slice-context.js';
 
-/** How reading one sitemap ended: read to the end, failed, paused at the budget, or lost to another worker. */
+/** How reading one sitemap ended: read to the end, failed, paused at the hard limit or an abort, or lost to another worker. */
 type ReadOutcome =
   | { type: 'read'; summary: SitemapReadSummary }
   | { type: 'failed'; error: FactoryError }
   | { type: 'paused' }
-  | { type: 'lost' };
+  | { type: 'lost' }
+  | { type: 'cycle'; target: string };
 
-/** One claimed sitemap being read: its ref, claim, shard writer and child counts. */
+/** One claimed sitemap being read: its ref, claim (kept alive by heartbeat), shard writer and child counts. */
 interface SitemapJob {
   ref: SitemapRef;
+  held: HeldWork;
   work: ClaimedWork;
   writer: ShardWriter;
   tally: ChildTally;
+  /** Set when the sitemap redirected into one already visited: it is not read (again) here. */
+  cycleTarget?: string;
 }
 
 type SitemapReader = AsyncGenerator<SitemapReadEvent<ShardEntry>, SitemapReadSummary>;
 type ReadStep = { type: 'event'; event: SitemapReadEvent<ShardEntry> } | ReadOutcome;
 
 /** Reads one claimed sitemap from its recorded offset, commits its shards, queues its children, and finishes it. */
-export async function processSitemap(context: SliceContext, work: ClaimedWork, ref: SitemapRef): Promise<void> {
-  const job: SitemapJob = { ref, work, writer: new ShardWriter(context, work), tally: { added: 0, rejected: 0 } };
+export async function processSitemap(context: SliceContext, held: HeldWork, ref: SitemapRef): Promise<void> {
+  const { work } = held;
+  const job: SitemapJob = { ref, held, work, writer: new ShardWriter(context, work), tally: newTally() };
   if (work.offset > 0) context.log.info({ event: 'sitemap_resumed', url: ref.url, offset: work.offset }, 'resuming a sitemap at its recorded offset');
   const outcome = await readInto(context, job);
   await settle(context, job, outcome);
 }
 
-/** The reader's next event, or how reading ended: read to the end, paused at the budget, or failed. */
-async function nextStep(context: SliceContext, job: SitemapJob, reader: SitemapReader): Promise<ReadStep> {
+/** The reader's next event, or how reading ended: read to the end, paused, lost, or failed. */
+async function nextStep(job: SitemapJob, reader: SitemapReader): Promise<ReadStep> {
   try {
     const step = await reader.next();
     return step.done ? { type: 'read', summary: step.value } : { type: 'event', event: step.value };
   } catch (error) {
-    // An abort at the budget surfaces as a read error: it is a pause, never a failure of the sitemap.
-    if (context.clock.stopping) return { type: 'paused' };
+    // An abort (hard limit, shutdown, lost lease) surfaces as a read error: it is a pause, never a failure of the sitemap.
+    if (job.held.signal.aborted) return job.held.lost ? { type: 'lost' } : { type: 'paused' };
     return { type: 'failed', error: toFactoryError(error, 'fetch_failed', { url: job.ref.url }) };
   }
 }
 
 async function readInto(context: SliceContext, job: SitemapJob): Promise<ReadOutcome> {
-  const reader: SitemapReader = readSitemapShardEntries(job.ref, context.options, { skip: job.work.offset, batchSize: SHARD_SIZE, signal: context.clock.signal });
+  const reader: SitemapReader = readSitemapShardEntries(job.ref, context.options, { skip: job.work.offset, batchSize: SHARD_SIZE, signal: job.held.signal });
   for (;;) {
-    const step = await nextStep(context, job, reader);
+    const step = await nextStep(job, reader);
     if (step.type !== 'event') return step;
     const going = await handleEvent(context, job, step.event).catch(async (error: unknown) => {
       await closeReader(reader);
       throw error;
     });
-    if (going && !context.halted && !context.clock.stopping) continue;
+    // The budget only stops claiming: this read goes on until the hard limit, the caller's abort or a lost lease.
+    if (going && !context.halted && !context.clock.ending && !job.held.lost) continue;
     // Stopped at a batch boundary: a pause keeps the claim's progress, a loss leaves the sitemap to its new owner.
     await closeReader(reader);
-    return going && !context.halted ? { type: 'paused' } : { type: 'lost' };
+    if (job.cycleTarget !== undefined) return { type: 'cycle', target: job.cycleTarget };
+    return going && !context.halted && !job.held.lost ? { type: 'paused' } : { type: 'lost' };
   }
 }
 
 function handleEvent(context: SliceContext, job: SitemapJob, event: SitemapReadEvent<ShardEntry>): Promise<boolean> {
-  return event.type === 'items' ? job.writer.add(event.items) : enqueueRefs(context, event.refs, { tally: job.tally, roots: false });
+  if (event.type === 'items') return job.writer.add(event.items);
+  if (event.type === 'children') return enqueueRefs(context, event.refs, { tally: job.tally, roots: null });
+  return visitTarget(context, job, event.finalUrl);
+}
+
+/** The walk policy's redirect identity over the store's visited set: false (stop reading) when the target was visited. */
+async function visitTarget(context: SliceContext, job: SitemapJob, finalUrl: string): Promise<boolean> {
+  const target = redirectTarget(job.ref, finalUrl);
+  if (target === null) return true;
+  if ((await context.store.visit(context.jobId, job.work.workId, target.key)) !== 'seen') return true;
+  context.log.info({ event: 'sitemap_cycle', url: job.ref.url, target: finalUrl, parent: job.ref.parent }, 'redirects to a sitemap already visited: not read again');
+  job.cycleTarget = finalUrl;
+  return false;
 }
 
 // Closes a reader left mid-sitemap so its HTTP stream is released; the summary it would return is not needed.
@@ -75,22 +96,46 @@ async function settle(context: SliceContext, job: SitemapJob, outcome: ReadOutco
   if (outcome.type === 'lost') return;
   // URLs read before a pause or a failure are good: commit them so the next claim skips them.
   const flushed = await job.writer.flush();
-  if (outcome.type === 'paused' || !flushed) {
-    if (flushed) await releaseWork(context, job.work);
-    return;
-  }
-  const { errors, failure } = endOf(context, job, outcome);
-  await finishWork(context, job.work, { errors, failure, countSitemap: true });
+  if (!flushed) return;
+  if (outcome.type === 'cycle') return finishWork(context, job.work, { errors: [], failure: 'none', countSitemap: true });
+  const end = outcome.type === 'paused' ? pauseOutcome(context, job) : outcome;
+  if (end.type === 'paused') return releaseWork(context, job.work);
+  await finishWork(context, job.work, { ...endOf(context, job, end), countSitemap: true });
 }
 
-function endOf(context: SliceContext, job: SitemapJob, outcome: Extract<ReadOutcome, { type: 'read' | 'failed' }>): { errors: ReportedError[]; failure: WorkFailure } {
-  const rejected = rejectedChildrenError(job.ref, job.tally, context.options.maxSitemaps);
+/**
+ * A read cut short at the slice's hard limit after a full pass that committed nothing will not do better next
+ * time (re-fetching to the same offset costs the same transfer time): it is reported as `timeout` and the job goes
+ * on. Any other pause (progress made, the caller's abort, a pass that started late) hands the sitemap back.
+ */
+function pauseOutcome(context: SliceContext, job: SitemapJob): Extract<ReadOutcome, { type: 'paused' | 'failed' }> {
+  const passMs = Date.now() - job.held.since;
+  const fullPass = passMs >= Math.min(context.options.timeoutMs, context.clock.hardLimitMs / 2);
+  if (!context.clock.expired || job.writer.shards > 0 || !fullPass) return { type: 'paused' };
+  const message = `not read within the slice's hard limit (${context.clock.hardLimitMs} ms): no progress past offset ${job.work.offset} in ${passMs} ms`;
+  context.log.warn({ event: 'sitemap_timeout', url: job.ref.url, offset: job.work.offset, passMs }, message);
+  return { type: 'failed', error: new FactoryError('timeout', message, { url: job.ref.url, depth: job.ref.depth, parent: job.ref.parent }) };
+}
+
+type SitemapEnd = Pick<FinishRequest, 'errors' | 'failure' | 'fallback'>;
+
+function endOf(context: SliceContext, job: SitemapJob, outcome: Extract<ReadOutcome, { type: 'read' | 'failed' }>): SitemapEnd {
+  const refused = refusedChildrenErrors(job.ref, job.tally, context.options.maxSitemaps);
   if (outcome.type === 'read') {
     context.log.debug({ event: 'sitemap_done', url: job.ref.url, urls: outcome.summary.items, shards: job.writer.shards }, 'sitemap done');
-    return { errors: [...outcome.summary.problems, ...rejected], failure: 'none' };
+    return { errors: [...outcome.summary.problems, ...refused], failure: 'none' };
   }
-  const { error } = outcome;
-  context.log.warn({ event: 'sitemap_failed', url: job.ref.url, kind: error.kind, depth: job.ref.depth, parent: job.ref.parent }, error.message);
-  const reported = { kind: error.kind, url: error.url ?? job.ref.url, message: error.message, parent: job.ref.parent, depth: job.ref.depth };
-  return { errors: [reported, ...rejected], failure: job.ref.depth === 0 ? 'root' : 'none' };
+  // Logged once, by the reader that knew the context (or above, for a timeout at the hard limit).
+  const errors = [reportedError(outcome.error, job.ref), ...refused];
+  if (job.ref.depth > 0) return { errors, failure: 'none' };
+  return { errors, failure: 'root', ...fallbackOf(context, job) };
+}
+
+/** What the store queues if this was the last root standing and it failed: the well-known paths, when the policy says so. */
+function fallbackOf(context: SliceContext, job: SitemapJob): Pick<FinishRequest, 'fallback'> {
+  const { item } = job.work;
+  const origin = item.type === 'sitemap' ? (item.origin ?? 'given') : 'given';
+  const rootUrl = context.meta.rootUrl;
+  if (whenAllRootsFail(origin) !== 'fallback' || rootUrl === null) return {};
+  return { fallback: { key: null, item: { type: 'fallback', rootUrl, tried: [job.ref.url] } } };
 }

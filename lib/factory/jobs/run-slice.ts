@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { JobStore } from '../../store/job-store.js';
 import { createLogger } from '../../utils/logger.js';
 import { RequestError } from '../errors.js';
+import { NetPolicySchema, type NetPolicyInput } from '../limits.js';
 import type { JobStatus } from '../types.js';
 import { defaultReserveMs, SliceClock } from './slice-clock.js';
 import { haltSlice, type SliceContext } from './slice-context.js';
@@ -14,12 +15,23 @@ const log = createLogger('factory:jobs');
 export interface RunSliceOptions {
   /** Wall-clock budget: the slice saves and returns before it runs out. */
   budgetMs: number;
+  /**
+   * The deployment's network policy (private targets, allowed hosts, resolves), read from the caller's configuration
+   * for every slice: never stored in, or taken from, the job. Default: public targets only.
+   */
+  net?: NetPolicyInput;
   /** Aborts the slice early (the platform is shutting the function down); the slice still saves what it can. */
   signal?: AbortSignal;
   /** Names this worker in logs. */
   workerId?: string;
-  /** Added to the budget for each lease (default 2 s): how long a killed slice's work stays locked. */
-  leaseMarginMs?: number;
+  /**
+   * Work in flight (a sitemap being read, discovery) may run past the budget up to this many ms from the slice's
+   * start: the deployment's hard limit (on Vercel, maxDuration minus a margin). Default: the budget plus the job's
+   * per-sitemap `timeoutMs`, so a sitemap claimed just before the budget still gets its whole timeout.
+   */
+  hardLimitMs?: number;
+  /** Each lease's length (default 5 s), renewed by heartbeat while the work runs: how long a killed slice's work stays locked. */
+  leaseMs?: number;
   /** Kept at the end of the budget for the last commit and release (default a tenth of it, 50 ms..1 s). */
   reserveMs?: number;
   /** Poll interval while waiting for work held by others (default 100 ms). */
@@ -30,16 +42,20 @@ export interface RunSliceOptions {
 
 const SliceOptionsSchema = z.object({
   budgetMs: z.number().int().positive().max(24 * 60 * 60 * 1000),
-  leaseMarginMs: z.number().int().nonnegative().default(2_000),
+  hardLimitMs: z.number().int().positive().max(24 * 60 * 60 * 1000).optional(),
+  leaseMs: z.number().int().min(30).max(10 * 60 * 1000).default(5_000),
   idlePollMs: z.number().int().positive().default(100),
   idleWaitMs: z.number().int().nonnegative().default(1_000),
   reserveMs: z.number().int().nonnegative().optional(),
   workerId: z.string().max(200).optional(),
+  net: NetPolicySchema.default({ allowPrivate: false, allowHosts: [], resolve: [] }),
 });
 
 function parseSliceOptions(options: RunSliceOptions) {
   const parsed = SliceOptionsSchema.safeParse(options);
   if (!parsed.success) throw new RequestError('bad_request', `invalid slice options: ${z.prettifyError(parsed.error)}`);
+  const { budgetMs, hardLimitMs } = parsed.data;
+  if (hardLimitMs !== undefined && hardLimitMs < budgetMs) throw new RequestError('bad_request', `hardLimitMs (${hardLimitMs}) is below budgetMs (${budgetMs})`);
   return parsed.data;
 }
 
@@ -51,11 +67,11 @@ async function sliceContext(store: JobStore, jobId: string, options: RunSliceOpt
     store,
     jobId,
     meta,
-    options: meta.options,
-    clock: new SliceClock({ budgetMs: parsed.budgetMs, reserveMs, signal: options.signal }),
+    options: { ...meta.options, net: parsed.net },
+    clock: new SliceClock({ budgetMs: parsed.budgetMs, reserveMs, hardLimitMs: parsed.hardLimitMs ?? parsed.budgetMs + meta.options.timeoutMs, signal: options.signal }),
     wakeup: new Wakeup(),
     log: log.child({ jobId, workerId: parsed.workerId ?? 'worker' }),
-    leaseMs: parsed.budgetMs + parsed.leaseMarginMs,
+    leaseMs: parsed.leaseMs,
     idlePollMs: parsed.idlePollMs,
     idleWaitMs: parsed.idleWaitMs,
     busy: 0,
@@ -72,8 +88,9 @@ async function runLoops(context: SliceContext): Promise<void> {
 }
 
 /**
- * Runs one time-boxed slice of a job: claims sitemaps under leases, commits 1000-URL shards atomically, queues
- * children through the visited set, and returns the job's status before `budgetMs` runs out. Any number of
+ * Runs one time-boxed slice of a job: claims sitemaps under short renewed leases until `budgetMs`, commits 1000-URL
+ * shards atomically, queues children through the visited set; work in flight at the budget finishes (or is committed
+ * and handed back) by `hardLimitMs`, and the job's status is returned. Any number of
  * slices (workers) may run on one job at once. Throws when the store fails; the job stays consistent.
  */
 export async function runSlice(store: JobStore, jobId: string, options: RunSliceOptions): Promise<JobStatus> {

@@ -14,7 +14,7 @@ export interface SliceContext {
   clock: SliceClock;
   wakeup: Wakeup;
   log: Logger;
-  /** Lease asked for each claim: the budget plus a margin, so a killed slice's work frees within seconds. */
+  /** Lease asked for each claim and renewed by heartbeat: short, so a killed slice's work frees within seconds. */
   leaseMs: number;
   /** How often an idle loop asks for work while siblings or other workers hold the rest. */
   idlePollMs: number;

@@ -1,16 +1,20 @@
 import { newLeaseToken } from '../../store/job-id.js';
 import type { ClaimedWork } from '../../store/job-store.js';
-import { processDiscovery } from './process-discovery.js';
+import { holdWork } from './lease-heartbeat.js';
+import { processDiscovery, processFallback } from './process-discovery.js';
 import { processSitemap } from './process-sitemap.js';
 import { haltSlice, shouldStop, type SliceContext } from './slice-context.js';
 
 /** Does one claimed piece of work: discovery or one sitemap. */
 async function processWork(context: SliceContext, work: ClaimedWork): Promise<void> {
   context.busy += 1;
+  const held = holdWork(context, work);
   try {
-    if (work.item.type === 'discover') await processDiscovery(context, work, work.item.rootUrl);
-    else await processSitemap(context, work, work.item.ref);
+    if (work.item.type === 'discover') await processDiscovery(context, held, work.item.rootUrl);
+    else if (work.item.type === 'fallback') await processFallback(context, held, work.item);
+    else await processSitemap(context, held, work.item.ref);
   } finally {
+    held.stop();
     context.busy -= 1;
     context.wakeup.notify();
   }
@@ -33,6 +37,6 @@ export async function workLoop(context: SliceContext): Promise<void> {
     if (claim.type !== 'wait') return haltSlice(context);
     idleSince ??= Date.now();
     if (context.busy === 0 && Date.now() - idleSince >= context.idleWaitMs) return;
-    await context.wakeup.wait(context.idlePollMs, context.clock.signal);
+    await context.wakeup.wait(context.idlePollMs, context.clock.claimSignal);
   }
 }

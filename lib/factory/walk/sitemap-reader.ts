@@ -9,7 +9,11 @@ import { createLogger } from '../../utils/logger.js';
 const log = createLogger('factory:sitemap-reader');
 
 /** What reading one sitemap produces, in document order: its items (after `skip`) and the children it lists. */
-export type SitemapReadEvent<T> = { type: 'items'; items: T[] } | { type: 'children'; refs: SitemapRef[] };
+export type SitemapReadEvent<T> =
+  | { type: 'items'; items: T[] }
+  | { type: 'children'; refs: SitemapRef[] }
+  /** The response came from another URL (redirects followed): the sitemap is known by that final URL too. */
+  | { type: 'redirected'; finalUrl: string };
 
 /** Where to start and how to cut: `skip` items already emitted (resume), at most `batchSize` items an event. */
 export interface ReadSitemapContext {
@@ -188,6 +192,7 @@ const pause = (ms: number, signal?: AbortSignal) =>
 /** One attempt: fetch, stream-parse and hand out events; returns the summary. */
 async function* readOnce<T>(ref: SitemapRef, options: WalkOptions, cursor: ReadCursor<T>, signal?: AbortSignal) {
   const opened = await openSitemap(ref.url, sitemapRequestOptions(options, signal));
+  if (opened.url !== ref.url) yield { type: 'redirected' as const, finalUrl: opened.url };
   const parser = createSitemapParser({ sitemapUrl: opened.url, maxUrlLength: options.maxUrlLength });
   for await (const chunk of opened.bytes) {
     yield* cursor.take(parser.write(chunk));

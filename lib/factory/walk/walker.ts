@@ -4,7 +4,7 @@ import type { WalkOptions } from '../limits.js';
 import { SignalQueue } from './signal-queue.js';
 import { readSitemap, type ItemMapper, type SitemapReadEvent, type SitemapReadSummary } from './sitemap-reader.js';
 import type { ActiveSitemap, ReportedError, SitemapFormat, SitemapRef, WalkState, WalkSummary } from '../types.js';
-import { tryIdentityKey } from '../url/url-identity.js';
+import { queueDecision, redirectTarget, reportedError, sitemapFailure, sitemapKey, sitemapLimitError } from './walk-policy.js';
 import { createLogger } from '../../utils/logger.js';
 
 const log = createLogger('factory:walker');
@@ -35,6 +35,8 @@ export type WalkEvent<T> =
       bytes: number;
     }
   | ({ type: 'error' } & ReportedError)
+  /** A sitemap whose final URL (after redirects) is one already visited: `url` is not read, `target` was. */
+  | { type: 'cycle'; url: string; target: string; parent: string | null; depth: number }
   | ({ type: 'summary' } & WalkSummary);
 
 /** How a walk starts: fresh from root sitemaps, or resumed from a saved state. */
@@ -54,6 +56,8 @@ interface Slot<T> {
   emitted: number;
   /** Items of this sitemap in the open batch. */
   queued: number;
+  /** The identity key of where it redirected, once added to the visited set. */
+  redirectKey?: string;
 }
 
 type Step<T> =
@@ -191,9 +195,31 @@ export class SitemapWalk<T> {
     if ('error' in step) return yield* this.finish(slot, null, step.error);
     if (step.result.done) return yield* this.finish(slot, step.result.value, null);
     const event = step.result.value;
+    if (event.type === 'redirected' && this.isSeenTarget(slot, event.finalUrl)) return yield* this.dropRedirected(slot, event.finalUrl);
     if (event.type === 'items') yield* this.addItems(slot, event.items);
-    else yield* this.addChildren(event.refs);
+    else if (event.type === 'children') yield* this.addChildren(event.refs);
     if (!this.urlLimitReached()) this.pull(slot);
+  }
+
+  /** True when a redirect lands on a sitemap already queued or read; else its final URL joins the visited set. */
+  private isSeenTarget(slot: Slot<T>, finalUrl: string): boolean {
+    const target = redirectTarget(slot.ref, finalUrl);
+    // A retried read redirects again to the key it added itself.
+    if (target === null || target.key === slot.redirectKey) return false;
+    if (this.visited.has(target.key)) return true;
+    this.visited.add(target.key);
+    slot.redirectKey = target.key;
+    return false;
+  }
+
+  /** A sitemap that redirects into one already read (or queued) is not read twice: it ends here as a reported cycle. */
+  private *dropRedirected(slot: Slot<T>, finalUrl: string): Generator<WalkEvent<T>> {
+    this.live.delete(slot);
+    if (slot.queued > 0) this.parked.add(slot);
+    else this.sitemapsDone += 1;
+    void slot.iterator.return(undefined as never).catch(() => undefined);
+    log.info({ event: 'sitemap_cycle', url: slot.ref.url, target: finalUrl, parent: slot.ref.parent }, 'redirects to a sitemap already visited: not read again');
+    yield { type: 'cycle', url: slot.ref.url, target: finalUrl, parent: slot.ref.parent, depth: slot.ref.depth };
   }
 
   /** Adds items to the open batch, yielding each batch as it fills (and the last one at the URL limit). */
@@ -234,25 +260,23 @@ export class SitemapWalk<T> {
   private enqueue(refs: SitemapRef[]): Array<WalkEvent<T>> {
     const reports: Array<WalkEvent<T>> = [];
     for (const ref of refs) {
-      const key = tryIdentityKey(ref.url);
-      if (key === null) {
-        reports.push(this.reportError(new FactoryError('invalid_url', 'sitemap URL cannot be parsed', ref), ref));
-      } else if (this.visited.has(key)) {
-        log.debug({ event: 'sitemap_seen', url: ref.url, parent: ref.parent }, 'already visited: cycle or duplicate skipped');
-      } else if (this.visited.size >= this.options.maxSitemaps) {
-        if (!this.sitemapLimitReported) reports.push(this.reportError(this.sitemapLimitError(ref), ref));
+      const keyed = sitemapKey(ref);
+      if ('error' in keyed) {
+        reports.push(this.countError({ type: 'error', ...keyed.error }));
+        continue;
+      }
+      const decision = queueDecision(keyed.key, this.visited, this.options.maxSitemaps);
+      if (decision === 'seen') {
+        log.debug({ event: 'sitemap_seen', url: ref.url, parent: ref.parent }, 'already visited: duplicate skipped');
+      } else if (decision === 'over_limit') {
+        if (!this.sitemapLimitReported) reports.push(this.countError({ type: 'error', ...sitemapLimitError(ref, this.options.maxSitemaps, null) }));
         this.sitemapLimitReported = true;
       } else {
-        this.visited.add(key);
+        this.visited.add(keyed.key);
         this.frontier.push(ref);
       }
     }
     return reports;
-  }
-
-  private sitemapLimitError(ref: SitemapRef): FactoryError {
-    const message = `walk limit of ${this.options.maxSitemaps} sitemaps reached: further sitemaps skipped`;
-    return new FactoryError('too_many_children', message, { ...ref, limit: this.options.maxSitemaps });
   }
 
   /** A sitemap ended (read or failed): report it and retire it once its items have all been yielded. */
@@ -269,7 +293,7 @@ export class SitemapWalk<T> {
       return;
     }
     const failure = toFactoryError(error, 'fetch_failed', slot.ref);
-    if (slot.ref.depth === 0 && !this.produced) this.deferredRootErrors.push(failure);
+    if (sitemapFailure(slot.ref, this.produced) === 'defer') this.deferredRootErrors.push(failure);
     else yield this.reportError(failure, slot.ref);
   }
 
@@ -285,7 +309,7 @@ export class SitemapWalk<T> {
   }
 
   private reportError(error: FactoryError, ref: SitemapRef): WalkEvent<T> {
-    return this.countError({ type: 'error', kind: error.kind, url: error.url ?? ref.url, message: error.message, parent: ref.parent, depth: ref.depth });
+    return this.countError({ type: 'error', ...reportedError(error, ref) });
   }
 
   private countError(event: WalkEvent<T> & { type: 'error' }): WalkEvent<T> {

@@ -129,6 +129,19 @@ export function describeJobStoreContract(name: string, harness: StoreHarness): v
       expect((await claimWork(store, jobId)).workId).toBe(work.workId);
     }));
 
+    it('keeps a renewed lease past its first expiry, renews only for the holder, and not once it lapsed', withStore(async (store) => {
+      const jobId = await createdJob(store, [A]);
+      const work = await claimWork(store, jobId, 600);
+      expect(await store.renew(jobId, { workId: work.workId, token: newLeaseToken(), leaseMs: 5_000 })).toBe(false);
+      await sleep(300);
+      expect(await store.renew(jobId, { workId: work.workId, token: work.token, leaseMs: 600 })).toBe(true);
+      await sleep(400);
+      expect((await store.claim(jobId, { token: newLeaseToken(), leaseMs: 1000 })).type).toBe('wait');
+      await sleep(400);
+      expect(await store.renew(jobId, { workId: work.workId, token: work.token, leaseMs: 600 })).toBe(false);
+      expect((await claimWork(store, jobId)).workId).toBe(work.workId);
+    }));
+
     it('enqueues each sitemap once across calls and refuses more than maxSitemaps', withStore(async (store) => {
       const jobId = await createdJob(store, [A], { maxSitemaps: 4 });
       const children = ['c1', 'c2', 'c3'].map((c) => sitemapWork(`https://example.com/${c}.xml`, 1, A));

@@ -104,7 +104,7 @@ return {'enqueued', added, dups, rejected}
 `,
 );
 
-/** ARGV: prefix, now, token, work id, count flag, failure (none|root|job), error JSON... */
+/** ARGV: prefix, now, token, work id, count flag, failure (none|root|job), error count N, N error JSONs, fallback pair?. */
 export const FINISH_WORK = script(
   'finish_work',
   `
@@ -112,8 +112,8 @@ local bad = check() if bad then return bad end
 local token, id, failure = ARGV[3], ARGV[4], ARGV[6]
 if redis.call('SISMEMBER', ACTIVE, id) == 0 then return {'already', state()} end
 if redis.call('GET', lease_key(id)) ~= token then return {'lease_lost'} end
-local errors = {}
-for i = 7, #ARGV do errors[#errors + 1] = ARGV[i] end
+local errors, last = {}, 7 + tonumber(ARGV[7])
+for i = 8, last do errors[#errors + 1] = ARGV[i] end
 redis.call('SREM', ACTIVE, id)
 redis.call('DEL', lease_key(id))
 redis.call('HDEL', ITEMS, id)
@@ -124,7 +124,7 @@ push_errors(errors)
 if state() == 'running' and failure == 'job' then redis.call('HSET', STATUS, 'state', 'failed') end
 if state() == 'running' and failure == 'root' then
   local failed = redis.call('HINCRBY', STATUS, 'rootsFailed', 1)
-  if failed >= number_field('roots') then redis.call('HSET', STATUS, 'state', 'failed') end
+  if failed >= number_field('roots') and (#ARGV <= last or enqueue(last + 1) == 0) then redis.call('HSET', STATUS, 'state', 'failed') end
 end
 settle()
 redis.call('HSET', STATUS, 'updatedAt', NOW)
@@ -142,6 +142,33 @@ if redis.call('GET', lease_key(ARGV[4])) == ARGV[3] then
   return 1
 end
 return 0
+`,
+);
+
+/** ARGV: prefix, now, token, work id, leaseMs. Compare-and-renew: the holder's heartbeat keeps its short lease alive. */
+export const RENEW = script(
+  'renew',
+  `
+if redis.call('GET', lease_key(ARGV[4])) == ARGV[3] then
+  redis.call('PEXPIRE', lease_key(ARGV[4]), ARGV[5])
+  return 1
+end
+return 0
+`,
+);
+
+/** ARGV: prefix, now, work id, identity key. Adds a redirect's final URL to the visited set, remembering which work added it. */
+export const VISIT = script(
+  'visit',
+  `
+local bad = check() if bad then return bad end
+local owner_key = PREFIX .. 'redirect:' .. ARGV[4]
+if redis.call('GET', owner_key) == ARGV[3] then return {'own'} end
+if redis.call('SISMEMBER', VISITED, ARGV[4]) == 1 then return {'seen'} end
+redis.call('SADD', VISITED, ARGV[4])
+redis.call('SET', owner_key, ARGV[3])
+redis.call('PEXPIREAT', owner_key, touch())
+return {'added'}
 `,
 );
 
@@ -192,6 +219,10 @@ if redis.call('TYPE', ACTIVE).ok == 'set' then
 end
 if redis.call('TYPE', ITEMS).ok == 'hash' then
   for _, id in ipairs(redis.call('HKEYS', ITEMS)) do drop(lease_key(id)) end
+end
+-- A redirect's owner key is named after the visited identity it claimed (VISIT).
+if redis.call('TYPE', VISITED).ok == 'set' then
+  for _, key in ipairs(redis.call('SMEMBERS', VISITED)) do drop(PREFIX .. 'redirect:' .. key) end
 end
 for i = 1, #KEYS do drop(KEYS[i]) end
 if #batch > 0 then removed = removed + redis.call('DEL', unpack(batch)) end

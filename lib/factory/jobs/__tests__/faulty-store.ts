@@ -50,6 +50,8 @@ export class FaultyStore implements JobStore {
   enqueue: JobStore['enqueue'] = (jobId, request) => this.call('enqueue', () => this.inner.enqueue(jobId, request));
   finishWork: JobStore['finishWork'] = (jobId, request) => this.call('finishWork', () => this.inner.finishWork(jobId, request));
   release: JobStore['release'] = (jobId, workId, token) => this.call('release', () => this.inner.release(jobId, workId, token));
+  renew: JobStore['renew'] = (jobId, request) => this.call('renew', () => this.inner.renew(jobId, request));
+  visit: JobStore['visit'] = (jobId, workId, key) => this.call('visit', () => this.inner.visit(jobId, workId, key));
   stop: JobStore['stop'] = (jobId) => this.call('stop', () => this.inner.stop(jobId));
   readShard: JobStore['readShard'] = (jobId, n) => this.call('readShard', () => this.inner.readShard(jobId, n));
   deleteJob: JobStore['deleteJob'] = (jobId) => this.call('deleteJob', () => this.inner.deleteJob(jobId));

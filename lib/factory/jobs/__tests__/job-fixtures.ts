@@ -6,7 +6,7 @@ import { runSlice, type RunSliceOptions } from '../run-slice.js';
 export const LOOPBACK = { net: { allowPrivate: true } } as const;
 
 /** Fast-expiring leases and short idle waits, so tests of kills and handovers take seconds. */
-export const QUICK: Omit<RunSliceOptions, 'budgetMs'> = { leaseMarginMs: 150, idlePollMs: 20, idleWaitMs: 300 };
+export const QUICK: Omit<RunSliceOptions, 'budgetMs'> = { leaseMs: 300, idlePollMs: 20, idleWaitMs: 300 };
 
 const MAX_SLICES = 500;
 

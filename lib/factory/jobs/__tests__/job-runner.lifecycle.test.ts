@@ -50,7 +50,7 @@ const until = async (check: () => Promise<boolean>, timeoutMs = 10_000) => {
 describe('a running job', () => {
   it('stops promptly when asked, and writes nothing afterwards', async () => {
     const { jobId } = await createJob(store, { rootUrl: slow.rootUrl, options: { ...LOOPBACK, concurrency: 2 } });
-    const running = runSlice(store, jobId, { budgetMs: 20_000, ...QUICK });
+    const running = runSlice(store, jobId, { ...LOOPBACK, budgetMs: 20_000, ...QUICK });
     await until(async () => (await getJobStatus(store, jobId)).shardsWritten >= 1);
     const stoppedAt = Date.now();
     expect((await stopJob(store, jobId)).state).toBe('stopped');
@@ -59,14 +59,14 @@ describe('a running job', () => {
     expect(final.state).toBe('stopped');
     await new Promise((resolve) => setTimeout(resolve, 200));
     expect((await getJobStatus(store, jobId)).shardsWritten).toBe(final.shardsWritten);
-    expect((await runSlice(store, jobId, { budgetMs: 5_000 })).state).toBe('stopped');
+    expect((await runSlice(store, jobId, { ...LOOPBACK, budgetMs: 5_000 })).state).toBe('stopped');
   });
 
   it('reports growing counts while it runs, then done', async () => {
     const { jobId } = await createJob(store, { rootUrl: slow.rootUrl, options: LOOPBACK });
     const seen: JobStatus[] = [];
     let finished = false;
-    const running = runSlice(store, jobId, { budgetMs: 20_000 }).finally(() => (finished = true));
+    const running = runSlice(store, jobId, { ...LOOPBACK, budgetMs: 20_000 }).finally(() => (finished = true));
     while (!finished) {
       seen.push(await getJobStatus(store, jobId));
       await new Promise((resolve) => setTimeout(resolve, 15));
@@ -81,18 +81,18 @@ describe('a running job', () => {
     }
   });
 
-  it('saves before its budget ends, mid-sitemap, and the next slice resumes at the offset', async () => {
-    // About 800 ms to stream: a 400 ms slice has to stop part-way through.
+  it('saves before its hard limit ends, mid-sitemap, and the next slice resumes at the offset', async () => {
+    // About 800 ms to stream: a slice with a 400 ms hard limit has to stop part-way through.
     const server = await site((origin) => ({ '/big.xml': slowUrlset(origin, 6_000, 40, 20) }));
     const { jobId } = await createJob(store, { sitemapUrls: [server.url('/big.xml')], options: LOOPBACK });
     const start = Date.now();
-    const first = await runSlice(store, jobId, { budgetMs: 400, ...QUICK });
-    // The budget holds up to scheduling noise on a busy machine; the last commit and release fit in the reserve.
+    const first = await runSlice(store, jobId, { ...LOOPBACK, budgetMs: 400, hardLimitMs: 400, ...QUICK });
+    // The hard limit holds up to scheduling noise on a busy machine; the last commit and release fit in the reserve.
     expect(Date.now() - start).toBeLessThanOrEqual(400 + 100);
     expect(first.state).toBe('running');
     expect(first.urlsFound).toBeGreaterThan(0);
     expect(first.urlsFound).toBeLessThan(6_000);
-    const { status } = await runToEnd(store, jobId, { budgetMs: 5_000, ...QUICK });
+    const { status } = await runToEnd(store, jobId, { ...LOOPBACK, budgetMs: 5_000, ...QUICK });
     expect(status.urlsFound).toBe(6_000);
     expect(exactness(await allShardUrls(store, jobId), new Set(pagesOf(server.origin, 'slow', 6_000)))).toEqual({ missing: 0, unexpected: 0, duplicates: 0 });
     expect(server.hits('/big.xml')).toBeGreaterThanOrEqual(2);
@@ -103,26 +103,26 @@ describe('a job whose root fails', () => {
   it('fails with the kind of a failing root sitemap', async () => {
     const server = await site(() => ({}));
     const { jobId } = await createJob(store, { sitemapUrls: [server.url('/missing.xml')], options: LOOPBACK });
-    const status = await runSlice(store, jobId, { budgetMs: 5_000 });
+    const status = await runSlice(store, jobId, { ...LOOPBACK, budgetMs: 5_000 });
     expect(status).toMatchObject({ state: 'failed', done: true, errors: [{ kind: 'http_status', url: server.url('/missing.xml') }] });
   });
 
   it('fails with robots_unreachable when robots.txt answers 503', async () => {
     const server = await site(() => ({ '/robots.txt': { status: 503, body: 'busy' } }));
     const { jobId } = await createJob(store, { rootUrl: `${server.origin}/`, options: LOOPBACK });
-    expect(await runSlice(store, jobId, { budgetMs: 5_000 })).toMatchObject({ state: 'failed', errors: [{ kind: 'robots_unreachable' }] });
+    expect(await runSlice(store, jobId, { ...LOOPBACK, budgetMs: 5_000 })).toMatchObject({ state: 'failed', errors: [{ kind: 'robots_unreachable' }] });
   });
 
   it('fails with not_sitemap when the site has no sitemap at all', async () => {
     const server = await site(() => ({}));
     const { jobId } = await createJob(store, { rootUrl: `${server.origin}/`, options: LOOPBACK });
-    expect(await runSlice(store, jobId, { budgetMs: 5_000 })).toMatchObject({ state: 'failed', errors: [{ kind: 'not_sitemap' }] });
+    expect(await runSlice(store, jobId, { ...LOOPBACK, budgetMs: 5_000 })).toMatchObject({ state: 'failed', errors: [{ kind: 'not_sitemap' }] });
   });
 
   it('goes on when one of two roots fails', async () => {
     const server = await site((origin) => ({ '/a.xml': { body: urlsetOf(origin, 'a', 10) } }));
     const { jobId } = await createJob(store, { sitemapUrls: [server.url('/a.xml'), server.url('/gone.xml')], options: LOOPBACK });
-    const status = await runSlice(store, jobId, { budgetMs: 5_000 });
+    const status = await runSlice(store, jobId, { ...LOOPBACK, budgetMs: 5_000 });
     expect(status).toMatchObject({ state: 'done', urlsFound: 10, errors: [{ kind: 'http_status', url: server.url('/gone.xml') }] });
   });
 });
@@ -135,14 +135,14 @@ describe('job limits', () => {
       ...Object.fromEntries(children.map((path, i) => [path, { body: urlsetOf(origin, `c${i}`, 5) }])),
     }));
     const { jobId } = await createJob(store, { sitemapUrls: [server.url('/index.xml')], options: { ...LOOPBACK, maxSitemaps: 4 } });
-    const status = await runSlice(store, jobId, { budgetMs: 5_000 });
+    const status = await runSlice(store, jobId, { ...LOOPBACK, budgetMs: 5_000 });
     expect(status).toMatchObject({ state: 'done', sitemapsDone: 4, urlsFound: 15, errors: [{ kind: 'too_many_children' }] });
   });
 
   it('stops at exactly maxUrls', async () => {
     const server = await site((origin) => ({ '/a.xml': { body: urlsetOf(origin, 'a', 1_800) }, '/b.xml': { body: urlsetOf(origin, 'b', 1_800) } }));
     const { jobId } = await createJob(store, { sitemapUrls: [server.url('/a.xml'), server.url('/b.xml')], options: { ...LOOPBACK, maxUrls: 2_500 } });
-    const status = await runSlice(store, jobId, { budgetMs: 5_000 });
+    const status = await runSlice(store, jobId, { ...LOOPBACK, budgetMs: 5_000 });
     expect(status).toMatchObject({ state: 'done', urlsFound: 2_500, errors: [{ kind: 'too_many_urls' }] });
     const found = await allShardUrls(store, jobId);
     expect(found).toHaveLength(2_500);
@@ -177,19 +177,19 @@ describe('a job with tampered or foreign state', () => {
     try {
       const corrupt = await createJob(store, { sitemapUrls: ['https://a.example/s.xml'], options: LOOPBACK });
       await raw.hSet(`${jobKeyPrefix(corrupt.jobId)}status`, 'shardsWritten', '-1');
-      await expect(runSlice(store, corrupt.jobId, { budgetMs: 1_000 })).rejects.toMatchObject({ name: 'StoreError', kind: 'conflict' });
+      await expect(runSlice(store, corrupt.jobId, { ...LOOPBACK, budgetMs: 1_000 })).rejects.toMatchObject({ name: 'StoreError', kind: 'conflict' });
       const foreign = await createJob(store, { sitemapUrls: ['https://a.example/s.xml'], options: LOOPBACK });
       await raw.set(`${jobKeyPrefix(foreign.jobId)}meta`, (await raw.get(`${jobKeyPrefix(corrupt.jobId)}meta`)) ?? '');
-      await expect(runSlice(store, foreign.jobId, { budgetMs: 1_000 })).rejects.toMatchObject({ kind: 'conflict', failure: 'foreign' });
+      await expect(runSlice(store, foreign.jobId, { ...LOOPBACK, budgetMs: 1_000 })).rejects.toMatchObject({ kind: 'conflict', failure: 'foreign' });
     } finally {
       await raw.close();
     }
   });
 
   it('answers bad_request for a hostile id and not_found for an unknown one', async () => {
-    await expect(runSlice(store, 'job:*', { budgetMs: 1_000 })).rejects.toMatchObject({ kind: 'bad_request' });
+    await expect(runSlice(store, 'job:*', { ...LOOPBACK, budgetMs: 1_000 })).rejects.toMatchObject({ kind: 'bad_request' });
     await expect(getJobStatus(store, '../../etc/passwd')).rejects.toMatchObject({ kind: 'bad_request' });
-    await expect(runSlice(store, 'AAAAAAAAAAAAAAAAAAAAAA', { budgetMs: 1_000 })).rejects.toMatchObject({ kind: 'not_found' });
+    await expect(runSlice(store, 'AAAAAAAAAAAAAAAAAAAAAA', { ...LOOPBACK, budgetMs: 1_000 })).rejects.toMatchObject({ kind: 'not_found' });
     await expect(readJobShard(store, 'AAAAAAAAAAAAAAAAAAAAAA', 0)).resolves.toBeNull();
   });
 });
@@ -206,7 +206,7 @@ describe('the other stores', () => {
     try {
       for (const other of [new MemoryJobStore(), createUpstashJobStore({ url: upstash.url, token: upstash.token })]) {
         const { jobId } = await createJob(other, { rootUrl: small.rootUrl, options: LOOPBACK });
-        const { status } = await runToEnd(other, jobId, { budgetMs: 10_000 });
+        const { status } = await runToEnd(other, jobId, { ...LOOPBACK, budgetMs: 10_000 });
         expect(status).toMatchObject({ state: 'done', urlsFound: small.expected.size });
         expect(exactness(await allShardUrls(other, jobId), small.expected)).toEqual({ missing: 0, unexpected: 0, duplicates: 0 });
         expect(await readJobShard(other, jobId, 0)).toMatchObject({ jobId, shard: 0, urls: expect.any(Array) });

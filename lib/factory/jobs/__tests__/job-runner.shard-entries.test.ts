@@ -25,7 +25,7 @@ describe('job shards keep what the sitemap says of each URL', () => {
     servers.push(server);
     const store = new MemoryJobStore();
     const { jobId } = await createJob(store, { rootUrl: `${server.origin}/sitemap.xml`, options: LOOPBACK });
-    await runToEnd(store, jobId, { ...QUICK, budgetMs: 5_000 });
+    await runToEnd(store, jobId, { ...LOOPBACK, ...QUICK, budgetMs: 5_000 });
     const source = `${server.origin}/sitemap.xml`;
     expect((await readJobShardEntries(store, jobId, 0))?.entries).toEqual([
       { url: `${server.origin}/a`, lastmod: '2026-03-04', changefreq: 'weekly', priority: 0.8, source },

@@ -28,7 +28,7 @@ afterAll(async () => {
 async function worker(store: RedisJobStore, jobId: string, workerId: string): Promise<number> {
   let slices = 0;
   for (let status = await store.getStatus(jobId); !status.done; slices += 1) {
-    status = await runSlice(store, jobId, { budgetMs: 5_000, workerId, idlePollMs: 25, idleWaitMs: 500 });
+    status = await runSlice(store, jobId, { ...LOOPBACK, budgetMs: 5_000, workerId, idlePollMs: 25, idleWaitMs: 500 });
   }
   return slices;
 }

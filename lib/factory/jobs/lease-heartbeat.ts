@@ -1,0 +1,44 @@
+import type { ClaimedWork } from '../../store/job-store.js';
+import type { SliceContext } from './slice-context.js';
+
+/** Renewals per lease period: a lost or slow renewal still leaves two more tries before the lease lapses. */
+const BEATS_PER_LEASE = 3;
+
+/** A claimed piece of work kept alive: `signal` aborts at the slice's hard limit or once the lease is lost. */
+export interface HeldWork {
+  work: ClaimedWork;
+  signal: AbortSignal;
+  /** True once a renewal found the lease gone (another worker may own the work now). */
+  readonly lost: boolean;
+  /** When the work was claimed (ms since the epoch). */
+  readonly since: number;
+  stop(): void;
+}
+
+/**
+ * Keeps the short lease of claimed work alive while it is being worked on (compare-and-renew), so a sitemap may
+ * be read past the slice's budget while a killed slice's work still comes free within one lease period.
+ */
+export function holdWork(context: SliceContext, work: ClaimedWork): HeldWork {
+  const lostLease = new AbortController();
+  const renew = async () => {
+    try {
+      const held = await context.store.renew(context.jobId, { workId: work.workId, token: work.token, leaseMs: context.leaseMs });
+      if (!held) lostLease.abort(new Error('lease lost'));
+    } catch (error) {
+      // A failed renewal is retried at the next beat; the commit's own lease check is the safety net.
+      context.log.debug({ event: 'lease_renew_failed', workId: work.workId, error: String(error) }, 'lease renewal failed');
+    }
+  };
+  const timer = setInterval(() => void renew(), Math.max(10, Math.floor(context.leaseMs / BEATS_PER_LEASE)));
+  timer.unref();
+  return {
+    work,
+    signal: AbortSignal.any([context.clock.signal, lostLease.signal]),
+    since: Date.now(),
+    get lost() {
+      return lostLease.signal.aborted;
+    },
+    stop: () => clearInterval(timer),
+  };
+}

@@ -1,0 +1,70 @@
+import { FactoryError } from '../errors.js';
+import type { ReportedError, SitemapRef } from '../types.js';
+import { tryIdentityKey } from '../url/url-identity.js';
+
+/**
+ * The walk's decisions, as plain data in and out. SitemapWalk (CLI, library) and the job runner (every store)
+ * both take them from here; the stores only keep state and apply the outcomes atomically.
+ */
+
+/** Where a root sitemap came from: given by the caller, listed in robots.txt, or found at a well-known path. */
+export type RootOrigin = 'given' | 'robots' | 'fallback';
+
+/**
+ * What happens once every root sitemap failed with nothing found: robots.txt lines are often stale (a 404, a
+ * development host), so the well-known paths are tried next; any other roots failing fails the walk.
+ */
+export function whenAllRootsFail(origin: RootOrigin): 'fallback' | 'fail' {
+  return origin === 'robots' ? 'fallback' : 'fail';
+}
+
+/** A site with no sitemap at all fails the walk: silence would read as "an empty site". */
+export function noSitemapError(rootUrl: string): FactoryError {
+  return new FactoryError('not_sitemap', 'no sitemap found: robots.txt lists none and no well-known path answered', { url: rootUrl });
+}
+
+/**
+ * What a failing sitemap means: a root's failure waits until something else was found (then it is reported; if
+ * nothing ever is, it fails the walk), any other sitemap's failure is reported and the walk goes on.
+ */
+export function sitemapFailure(ref: SitemapRef, somethingFound: boolean): 'defer' | 'report' {
+  return ref.depth === 0 && !somethingFound ? 'defer' : 'report';
+}
+
+/** A failure as the walk reports it (an error event, a job's error entry). */
+export function reportedError(error: FactoryError, ref: SitemapRef): ReportedError {
+  return { kind: error.kind, url: error.url ?? ref.url, message: error.message, parent: ref.parent, depth: ref.depth };
+}
+
+/** The visited-set key of a sitemap, or the error that reports it when its URL cannot be keyed (never dropped silently). */
+export function sitemapKey(ref: SitemapRef): { key: string } | { error: ReportedError } {
+  const key = tryIdentityKey(ref.url);
+  if (key !== null) return { key };
+  return { error: reportedError(new FactoryError('invalid_url', 'sitemap URL cannot be parsed', ref), ref) };
+}
+
+/** What becomes of a child (or root) sitemap offered to the visited set. */
+export type QueueDecision = 'queue' | 'seen' | 'over_limit';
+
+/** Each sitemap is read once per walk (by identity key), and at most `maxSitemaps` are ever queued. */
+export function queueDecision(key: string, visited: { has(key: string): boolean; readonly size: number }, maxSitemaps: number): QueueDecision {
+  if (visited.has(key)) return 'seen';
+  return visited.size >= maxSitemaps ? 'over_limit' : 'queue';
+}
+
+/** The report for sitemaps refused over `maxSitemaps` (`skipped` of them, under `ref`). */
+export function sitemapLimitError(ref: SitemapRef, maxSitemaps: number, skipped: number | null): ReportedError {
+  const count = skipped === null ? 'further' : `${skipped} child`;
+  const message = `maxSitemaps (${maxSitemaps}) reached: ${count} sitemaps skipped`;
+  return reportedError(new FactoryError('too_many_children', message, { ...ref, limit: maxSitemaps }), ref);
+}
+
+/**
+ * A sitemap reached through a redirect is known by its final URL too: if that final URL is a sitemap already read
+ * (or being read), this one is not read again and a `cycle` is reported with both URLs.
+ */
+export function redirectTarget(ref: SitemapRef, finalUrl: string): { key: string } | null {
+  const from = tryIdentityKey(ref.url);
+  const to = tryIdentityKey(finalUrl);
+  return to !== null && to !== from ? { key: to } : null;
+}
