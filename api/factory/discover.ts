@@ -1,6 +1,6 @@
 import { RequestError } from '../../lib/factory/errors.js';
 import { createJob, getJobStatus, readJobShard, runSlice, stopJob } from '../../lib/factory/jobs/index.js';
-import { DEFAULT_SLICE_BUDGET_MS } from '../../lib/http/api-limits.js';
+import { DEFAULT_SLICE_BUDGET_MS, SLICE_HARD_LIMIT_MS } from '../../lib/http/api-limits.js';
 import { handle, preflight } from '../../lib/http/handler.js';
 import { readJsonBody } from '../../lib/http/request.js';
 import { DeleteJobQuerySchema, DiscoverQuerySchema, JobActionRequestSchema, StartJobRequestSchema } from '../../lib/http/request-schemas.js';
@@ -17,7 +17,7 @@ import { z } from 'zod';
 async function start(body: z.infer<typeof StartJobRequestSchema>, context: ServiceContext, signal: AbortSignal): Promise<Response> {
   const store = await context.store();
   const created = await createJob(store, { rootUrl: body.rootUrl, options: { ...body.options, net: context.net } });
-  const status = await runSlice(store, created.jobId, { budgetMs: body.budgetMs ?? DEFAULT_SLICE_BUDGET_MS, hardLimitMs: DEFAULT_SLICE_BUDGET_MS, net: context.net, signal });
+  const status = await runSlice(store, created.jobId, { budgetMs: body.budgetMs ?? DEFAULT_SLICE_BUDGET_MS, hardLimitMs: SLICE_HARD_LIMIT_MS, net: context.net, signal });
   return json(status, 201);
 }
 
@@ -26,7 +26,7 @@ async function act(body: z.infer<typeof JobActionRequestSchema>, context: Servic
   const jobId = assertJobId(body.jobId);
   const store = await context.store();
   if (body.action === 'stop') return json(await stopJob(store, jobId));
-  return json(await runSlice(store, jobId, { budgetMs: body.budgetMs ?? DEFAULT_SLICE_BUDGET_MS, hardLimitMs: DEFAULT_SLICE_BUDGET_MS, net: context.net, signal }));
+  return json(await runSlice(store, jobId, { budgetMs: body.budgetMs ?? DEFAULT_SLICE_BUDGET_MS, hardLimitMs: SLICE_HARD_LIMIT_MS, net: context.net, signal }));
 }
 
 /** `POST /api/factory/discover`: `{"rootUrl", "options"?, "budgetMs"?}` starts; `{"jobId", "action"?, "budgetMs"?}` continues or stops. */

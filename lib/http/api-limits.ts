@@ -4,8 +4,14 @@ export const MAX_DURATION_SECONDS = { estimate: 30, discover: 300 } as const;
 /** Kept back from a discover call's maxDuration: the slice's last commit, the response, and cold-start slack. */
 export const DISCOVER_SAFETY_MARGIN_MS = 15_000;
 
-/** A slice's default budget: the function's maxDuration minus the safety margin. */
-export const DEFAULT_SLICE_BUDGET_MS = MAX_DURATION_SECONDS.discover * 1000 - DISCOVER_SAFETY_MARGIN_MS;
+/** The hardest limit of a discover slice: reads in flight may run until the function's maxDuration minus the margin. */
+export const SLICE_HARD_LIMIT_MS = MAX_DURATION_SECONDS.discover * 1000 - DISCOVER_SAFETY_MARGIN_MS;
+
+/**
+ * A slice's default budget, after which it claims no new sitemap: the hard limit less one sitemap's default
+ * read time (30 s) and slack, so a sitemap claimed just before the budget still finishes inside the function.
+ */
+export const DEFAULT_SLICE_BUDGET_MS = SLICE_HARD_LIMIT_MS - 45_000;
 
 /** Budget of the estimate probe: the wizard wants an answer in about 2 s. */
 export const ESTIMATE_BUDGET_MS = 2_000;

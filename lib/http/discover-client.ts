@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { z } from 'zod';
 import { JobStatusSchema, type JobStatus } from '../factory/types.js';
-import { DEFAULT_SLICE_BUDGET_MS } from './api-limits.js';
+import { SLICE_HARD_LIMIT_MS } from './api-limits.js';
 import type { CallerOptions } from './request-schemas.js';
 
 /** Answers worth another try: the server is restarting, overloaded, or lost the call. 4xx answers are final. */
@@ -142,7 +142,7 @@ export class DiscoverClient {
 
   // A slice answers within its budget; the extra minute covers the last commit, cold starts and queueing.
   private discoverPost(name: string, body: { budgetMs?: number | undefined; [field: string]: unknown }, idempotent: boolean): Call {
-    const timeoutMs = (body.budgetMs ?? DEFAULT_SLICE_BUDGET_MS) + 60_000;
+    const timeoutMs = SLICE_HARD_LIMIT_MS + 60_000;
     return { name, method: 'POST', path: '/api/factory/discover', body, timeoutMs, idempotent };
   }
 
