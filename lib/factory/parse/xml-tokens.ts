@@ -30,7 +30,7 @@ export interface TokenHandler {
  */
 export class XmlTokenStream implements TokenizerCallbacks {
   private readonly tokenizer: Tokenizer;
-  private readonly names: string[] = [];
+  private readonly names: string[];
   private readonly buffers: string[] = [];
   private bufferStart = 0;
   private bufferEnd = 0;
@@ -38,7 +38,12 @@ export class XmlTokenStream implements TokenizerCallbacks {
   private attrName = '';
   private attrValue = '';
 
-  constructor(private readonly handler: TokenHandler) {
+  /** `openNames`: elements another tokenizer left open when this one takes over the document. */
+  constructor(
+    private readonly handler: TokenHandler,
+    openNames: readonly string[] = [],
+  ) {
+    this.names = [...openNames];
     this.tokenizer = new Tokenizer({ xmlMode: true, decodeEntities: true }, this);
   }
 
