@@ -45,9 +45,9 @@ export class XmlSitemapParser implements TokenHandler {
     if (this.tokens.pendingChars > MAX_TOKEN_CHARS) this.tooLong('a single token', MAX_TOKEN_CHARS);
   }
 
-  /** Continues from a token boundary where another tokenizer stopped, with the elements it left open. */
-  resume(openNames: readonly string[]): void {
-    this.tokens = new XmlTokenStream(this, openNames);
+  /** Continues from a token boundary where another tokenizer stopped, with the elements it left open (see XmlTokenStream). */
+  resume(openNames: readonly string[], reopens: boolean): void {
+    this.tokens = new XmlTokenStream(this, openNames, reopens);
   }
 
   /** Closes what is still open (a field cut off by the end is discarded) and checks a root was found. */

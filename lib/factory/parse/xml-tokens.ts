@@ -37,13 +37,19 @@ export class XmlTokenStream implements TokenizerCallbacks {
   private consumed = 0;
   private attrName = '';
   private attrValue = '';
+  private reopening: boolean;
 
-  /** `openNames`: elements another tokenizer left open when this one takes over the document. */
+  /**
+   * `openNames`: elements another tokenizer left open when this one takes over the document; `reopens`:
+   * the first tag read is the last of them, whose name the handler already has.
+   */
   constructor(
     private readonly handler: TokenHandler,
     openNames: readonly string[] = [],
+    reopens = false,
   ) {
-    this.names = [...openNames];
+    this.names = reopens ? openNames.slice(0, -1) : [...openNames];
+    this.reopening = reopens;
     this.tokenizer = new Tokenizer({ xmlMode: true, decodeEntities: true }, this);
   }
 
@@ -88,7 +94,8 @@ export class XmlTokenStream implements TokenizerCallbacks {
     this.consumed = endIndex;
     const name = this.slice(start, endIndex).toLowerCase();
     this.names.push(name);
-    this.handler.open(name);
+    if (this.reopening) this.reopening = false;
+    else this.handler.open(name);
   }
 
   /** @internal */

@@ -2,9 +2,9 @@ import type { TokenHandler } from '../xml-tokens.js';
 
 /**
  * An incomplete token held across chunks longer than this is handed to the general tokenizer, which
- * owns the limits on giant tokens (comments, CDATA, tags); real sitemap tokens are a few hundred chars.
+ * owns the limits on giant tokens (comments, CDATA, tags); real sitemap tokens are a few hundred chars, and bounding the tail bounds the rescan a tiny chunk costs.
  */
-export const MAX_FAST_TAIL_CHARS = 65_536;
+export const MAX_FAST_TAIL_CHARS = 4_096;
 
 // Results of scanning one token: the index after it, or one of these.
 const INCOMPLETE = -1;
@@ -69,6 +69,9 @@ export class SitemapTokenStream {
   private readonly attrs: number[] = [];
   private attrCount = 0;
   private selfClosing = false;
+  // The open tag kept in `tail` already had its name emitted: htmlparser2 reports a name as soon as it
+  // ends, and opening an element can throw (root, depth), so a chunk ending inside a tag does the same.
+  private openEmitted = false;
   private tail = '';
   private stopped = false;
   // Next `&` and `--!>` in the chunk being scanned, at or after the last position asked for (-1: none left).
@@ -81,6 +84,11 @@ export class SitemapTokenStream {
   /** Lower-cased qualified names of the open elements, outermost first. */
   get openNames(): readonly string[] {
     return this.names;
+  }
+
+  /** True when the text handed over starts with an open tag whose name was already given to the handler. */
+  get reopens(): boolean {
+    return this.openEmitted;
   }
 
   /** Tokenizes one chunk; returns null when it was handled, else the text the general tokenizer must read from here on. */
@@ -206,6 +214,10 @@ export class SitemapTokenStream {
     if (c !== GT && c !== SLASH && !isSpace(c)) return UNSUPPORTED;
     this.attrCount = 0;
     const after = c === GT ? i + 1 : this.attributes(s, i);
+    if (after === INCOMPLETE && !this.openEmitted) {
+      this.open(this.intern(s, from, nameEnd));
+      this.openEmitted = true;
+    }
     if (after < 0) return after;
     this.emitOpen(s, from, nameEnd, c === GT ? false : this.selfClosing);
     return after;
@@ -251,9 +263,8 @@ export class SitemapTokenStream {
 
   private emitOpen(s: string, from: number, to: number, selfClosing: boolean): void {
     const handler = this.handler;
-    const name = this.intern(s, from, to);
-    this.names.push(name);
-    handler.open(name);
+    if (this.openEmitted) this.openEmitted = false;
+    else this.open(this.intern(s, from, to));
     if (handler.wantsAttributes) {
       const attrs = this.attrs;
       for (let k = 0; k < this.attrCount; k += 4) {
@@ -262,6 +273,11 @@ export class SitemapTokenStream {
       handler.openTagEnd();
     }
     if (selfClosing) this.pop(1);
+  }
+
+  private open(name: string): void {
+    this.names.push(name);
+    this.handler.open(name);
   }
 
   private endTag(s: string, from: number): number {

@@ -56,7 +56,7 @@ export class XmlReader {
 
   private handOver(fast: SitemapTokenStream, rest: string): void {
     this.fast = null;
-    this.xml.resume(fast.openNames);
+    this.xml.resume(fast.openNames, fast.reopens);
     if (rest === '') return;
     log.debug({ event: 'fast_tokenizer_fallback', url: this.ctx.url, bytes: this.ctx.bytes, at: rest.slice(0, 16) }, 'general tokenizer takes over');
     this.xml.write(rest);
