@@ -19,6 +19,14 @@ const EQ = 0x3d; // =
 const DQUOTE = 0x22; // "
 const SQUOTE = 0x27; // '
 
+/** True when `name` is spelled in `s` at `at`: compared code by code, cheaper than startsWith for short names. */
+function spelledAt(s: string, name: string, at: number): boolean {
+  const length = name.length;
+  if (at + length > s.length) return false;
+  for (let k = 0; k < length; k++) if (s.charCodeAt(at + k) !== name.charCodeAt(k)) return false;
+  return true;
+}
+
 /** htmlparser2's whitespace: space, \n, \t, \f, \r. */
 function isSpace(c: number): boolean {
   return c === 0x20 || c === 0x0a || c === 0x09 || c === 0x0c || c === 0x0d;
@@ -285,7 +293,7 @@ export class SitemapTokenStream {
     const names = this.names;
     // Nearly every end tag closes the innermost element, spelled the same: compared in place.
     const innermost = names[names.length - 1];
-    if (innermost !== undefined && s.startsWith(innermost, from) && s.charCodeAt(from + innermost.length) === GT) {
+    if (innermost !== undefined && s.charCodeAt(from + innermost.length) === GT && spelledAt(s, innermost, from)) {
       this.pop(1);
       return from + innermost.length + 1;
     }
@@ -311,7 +319,11 @@ export class SitemapTokenStream {
 
   private intern(s: string, from: number, to: number): string {
     const length = to - from;
-    for (const name of this.known) if (name.length === length && s.startsWith(name, from)) return name;
+    const known = this.known;
+    for (let k = 0; k < known.length; k++) {
+      const name = known[k] ?? '';
+      if (name.length === length && spelledAt(s, name, from)) return name;
+    }
     const raw = s.slice(from, to);
     const name = raw.toLowerCase();
     if (name === raw && this.known.length < 32) this.known.push(name);
