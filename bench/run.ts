@@ -25,7 +25,7 @@ for (const scenario of config.scenarios) scenarios.push(await runScenario(root, 
 const ratios = computeRatios(scenarios);
 const targets = evaluateTargets(scenarios, ratios);
 process.stdout.write(markdown(scenarios, ratios, targets));
-const out = join(root, 'bench', 'results', config.quick ? 'quick.json' : 'latest.json');
+const out = config.out === null ? join(root, 'bench', 'results', config.quick ? 'quick.json' : 'latest.json') : resolve(root, config.out);
 await mkdir(dirname(out), { recursive: true });
 await writeFile(out, `${JSON.stringify({ generatedAt: new Date().toISOString(), machine: machine(), config, scenarios, ratios, targets }, null, 2)}\n`);
 process.stderr.write(`[bench] wrote ${out}\n`);

@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util';
 
 /** The walkers compared. */
-export const CONTENDERS = ['engine', 'crawlee', 'sitemapper'] as const;
+export const CONTENDERS = ['engine', 'crawlee', 'sitemapper', 'scanner'] as const;
 /** One of the contenders. */
 export type ContenderName = (typeof CONTENDERS)[number];
 
@@ -27,18 +27,20 @@ export interface BenchConfig {
   scenarios: Scenario[];
   /** A contender run taking longer is killed and reported as failed. */
   timeoutMs: number;
+  /** Where the JSON of the run goes, relative to the project; default bench/results/latest.json (quick.json for --quick). */
+  out: string | null;
 }
 
 const FULL: Scenario[] = [
-  { name: '1M', children: 20, perChild: 50_000, contenders: ['engine', 'crawlee', 'sitemapper'], runs: 3 },
+  { name: '1M', children: 20, perChild: 50_000, contenders: ['engine', 'crawlee', 'sitemapper', 'scanner'], runs: 3 },
   // sitemapper keeps every URL in one array (about 720 MiB at 1M): at 5M it shows nothing new, slowly.
   // crawlee walks 5M once (over a minute a run): enough to show whether its memory grows.
-  { name: '5M', children: 100, perChild: 50_000, contenders: ['engine', 'crawlee'], runs: 3, runsOf: { crawlee: 1 } },
+  { name: '5M', children: 100, perChild: 50_000, contenders: ['engine', 'crawlee', 'scanner'], runs: 3, runsOf: { crawlee: 1, scanner: 1 } },
 ];
 
 // Same shapes at a tenth of the size: a smoke test of the whole harness in well under a minute.
 const QUICK: Scenario[] = [
-  { name: '100k', children: 4, perChild: 25_000, contenders: ['engine', 'crawlee', 'sitemapper'], runs: 1 },
+  { name: '100k', children: 4, perChild: 25_000, contenders: ['engine', 'crawlee', 'sitemapper', 'scanner'], runs: 1 },
   { name: '500k', children: 20, perChild: 25_000, contenders: ['engine', 'crawlee'], runs: 1 },
 ];
 
@@ -50,9 +52,9 @@ function parseOnly(only: string | undefined): ContenderName[] | null {
   return names as ContenderName[];
 }
 
-/** Reads `--quick`, `--only engine[,crawlee]` and `--runs N`. */
+/** Reads `--quick`, `--only engine[,crawlee]`, `--runs N` and `--out FILE`. */
 export function readConfig(argv: string[]): BenchConfig {
-  const { values } = parseArgs({ args: argv, options: { quick: { type: 'boolean' }, only: { type: 'string' }, runs: { type: 'string' } } });
+  const { values } = parseArgs({ args: argv, options: { quick: { type: 'boolean' }, only: { type: 'string' }, runs: { type: 'string' }, out: { type: 'string' } } });
   const quick = values.quick ?? false;
   const only = parseOnly(values.only);
   const runs = values.runs === undefined ? null : Number(values.runs);
@@ -60,5 +62,5 @@ export function readConfig(argv: string[]): BenchConfig {
   const scenarios = (quick ? QUICK : FULL)
     .map((s) => ({ ...s, runs: runs ?? s.runs, contenders: s.contenders.filter((c) => only === null || only.includes(c)) }))
     .filter((s) => s.contenders.length > 0);
-  return { quick, scenarios, timeoutMs: 5 * 60_000 };
+  return { quick, scenarios, timeoutMs: 5 * 60_000, out: values.out ?? null };
 }

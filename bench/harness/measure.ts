@@ -7,6 +7,8 @@ export interface Medians {
   urls: number;
   walkMs: number;
   urlsPerSec: number;
+  /** Uncompressed XML read per second (the tree's bytes over walkMs), in MB (10^6 bytes). */
+  mbPerSec: number;
   errors: number;
   maxRssMiB: number;
   processMs: number;
@@ -30,6 +32,7 @@ export interface ScenarioReport {
   perChild: number;
   expectedUrls: number;
   cachedChildren: number;
+  xmlBytes: number;
   contenders: ContenderSummary[];
 }
 
@@ -40,7 +43,7 @@ export function median(values: number[]): number {
   return sorted.length % 2 ? (sorted[mid] ?? 0) : ((sorted[mid - 1] ?? 0) + (sorted[mid] ?? 0)) / 2;
 }
 
-function summarise(name: ContenderName, runs: RunOutcome[], expectedUrls: number): ContenderSummary {
+function summarise(name: ContenderName, runs: RunOutcome[], expectedUrls: number, xmlBytes: number): ContenderSummary {
   const good = runs.flatMap((run) => (run.ok ? [run] : []));
   const failed = runs.find((run): run is Extract<RunOutcome, { ok: false }> => !run.ok);
   if (good.length === 0) return { name, status: 'failed', reason: failed?.error ?? 'no run', runs, median: null, agrees: null };
@@ -50,6 +53,7 @@ function summarise(name: ContenderName, runs: RunOutcome[], expectedUrls: number
     walkMs: of((r) => r.result.walkMs),
     errors: of((r) => r.result.errors),
     urlsPerSec: of((r) => r.result.urls / (r.result.walkMs / 1000)),
+    mbPerSec: of((r) => xmlBytes / 1e6 / (r.result.walkMs / 1000)),
     maxRssMiB: of((r) => r.result.maxRssKiB / 1024),
     processMs: of((r) => r.processMs),
   };
@@ -96,8 +100,9 @@ export async function runScenario(root: string, scenario: Scenario, builds: Buil
   const tree = await startTreeProcess(root, scenario);
   const runs = await runRounds(scenario, builds, tree.ready.indexUrl, config.timeoutMs).finally(() => tree.stop());
   const contenders = scenario.contenders.map((name) =>
-    runnable(builds, name) === null ? unavailable(name, builds.get(name)) : summarise(name, runs.get(name) ?? [], tree.ready.expectedUrls),
+    runnable(builds, name) === null ? unavailable(name, builds.get(name)) : summarise(name, runs.get(name) ?? [], tree.ready.expectedUrls, tree.ready.xmlBytes),
   );
   const { name, children, perChild } = scenario;
-  return { name, children, perChild, expectedUrls: tree.ready.expectedUrls, cachedChildren: tree.ready.cachedChildren, contenders };
+  const { expectedUrls, cachedChildren, xmlBytes } = tree.ready;
+  return { name, children, perChild, expectedUrls, cachedChildren, xmlBytes, contenders };
 }

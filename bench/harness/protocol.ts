@@ -19,6 +19,8 @@ export interface TreeReady {
   indexUrl: string;
   expectedUrls: number;
   cachedChildren: number;
+  /** Uncompressed XML bytes of all children: the input every contender reads (MB/s is over this). */
+  xmlBytes: number;
 }
 
 /** The JSON after `marker` on the last line of `output` that carries it, or null. */

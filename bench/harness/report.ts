@@ -10,6 +10,8 @@ export interface Ratios {
   /** Our peak RSS over theirs (below 1 is less memory). */
   rssVsCrawlee: number | null;
   rssVsSitemapper: number | null;
+  /** Our URLs/s over the hand scanner's: how close the engine is to the practical limit (1 would be at it). */
+  throughputVsScanner: number | null;
   /** Peak RSS on the largest tree over the smallest, per contender (1.0 means flat). */
   rssGrowth: Partial<Record<ContenderName, number>>;
 }
@@ -35,7 +37,7 @@ export function computeRatios(scenarios: ScenarioReport[]): Ratios {
   const last = scenarios.length > 1 ? scenarios[scenarios.length - 1] : undefined;
   const ours = find(first, 'engine')?.median;
   const rssGrowth: Partial<Record<ContenderName, number>> = {};
-  for (const name of ['engine', 'crawlee', 'sitemapper'] as const) {
+  for (const name of ['engine', 'crawlee', 'sitemapper', 'scanner'] as const) {
     const growth = ratio(find(last, name)?.median?.maxRssMiB, find(first, name)?.median?.maxRssMiB);
     if (growth !== null) rssGrowth[name] = growth;
   }
@@ -44,6 +46,7 @@ export function computeRatios(scenarios: ScenarioReport[]): Ratios {
     throughputVsSitemapper: ratio(ours?.urlsPerSec, find(first, 'sitemapper')?.median?.urlsPerSec),
     rssVsCrawlee: ratio(ours?.maxRssMiB, find(first, 'crawlee')?.median?.maxRssMiB),
     rssVsSitemapper: ratio(ours?.maxRssMiB, find(first, 'sitemapper')?.median?.maxRssMiB),
+    throughputVsScanner: ratio(ours?.urlsPerSec, find(first, 'scanner')?.median?.urlsPerSec),
     rssGrowth,
   };
 }
@@ -59,7 +62,7 @@ export function evaluateTargets(scenarios: ScenarioReport[], ratios: Ratios): Ta
   const growth = ratios.rssGrowth.engine ?? null;
   const disagreeing = scenarios.flatMap((s) => s.contenders.filter((c) => c.agrees === false)).length;
   return [
-    { name: 'throughput vs crawlee', measured: ratios.throughputVsCrawlee, goal: '>= 3x', met: verdict(ratios.throughputVsCrawlee, (v) => v >= 3) },
+    { name: 'throughput vs crawlee', measured: ratios.throughputVsCrawlee, goal: '>= 6x', met: verdict(ratios.throughputVsCrawlee, (v) => v >= 6) },
     { name: 'engine peak RSS (MiB, any tree)', measured: peak, goal: '<= 160', met: verdict(peak, (v) => v <= 160) },
     { name: 'engine RSS largest / smallest tree', measured: growth, goal: '<= 1.15', met: verdict(growth, (v) => v <= 1.15) },
     { name: 'contenders disagreeing on URL count', measured: disagreeing, goal: '0', met: disagreeing === 0 },
@@ -77,19 +80,20 @@ function row(scenario: ScenarioReport, c: ContenderSummary): string {
   const found = m ? `${fmt(m.urls)}${mismatch}` : c.status;
   const errors = good.reduce((sum, r) => sum + r.errors, 0);
   const runs = `${good.length}/${c.runs.length}${c.reason ? ` (${c.reason.slice(0, 80)})` : ''}`;
-  return `| ${scenario.name} | ${c.name} | ${found} | ${m ? errors : 'n/a'} | ${fmt(m && m.walkMs / 1000, 2)} | ${fmt(m?.urlsPerSec)} | ${fmt(m?.maxRssMiB)} | ${runs} |`;
+  return `| ${scenario.name} | ${c.name} | ${found} | ${m ? errors : 'n/a'} | ${fmt(m && m.walkMs / 1000, 2)} | ${fmt(m?.urlsPerSec)} | ${fmt(m?.mbPerSec, 1)} | ${fmt(m?.maxRssMiB)} | ${runs} |`;
 }
 
 /** The results as markdown: one table of medians, the ratios, the targets. */
 export function markdown(scenarios: ScenarioReport[], ratios: Ratios, targets: Target[]): string {
   const x = (v: number | null) => (v === null ? 'n/a' : `${v.toFixed(2)}x`);
   const lines = [
-    '| tree | contender | URLs found (median) | errors (all runs) | wall (s) | URLs/s | peak RSS (MiB) | runs ok |',
-    '|---|---|---:|---:|---:|---:|---:|---|',
+    '| tree | contender | URLs found (median) | errors (all runs) | wall (s) | URLs/s | MB/s (XML) | peak RSS (MiB) | runs ok |',
+    '|---|---|---:|---:|---:|---:|---:|---:|---|',
     ...scenarios.flatMap((s) => s.contenders.map((c) => row(s, c))),
     '',
     `Ratios (${scenarios[0]?.name ?? '-'} tree): throughput vs crawlee ${x(ratios.throughputVsCrawlee)}, vs sitemapper ${x(ratios.throughputVsSitemapper)}; `
-      + `peak RSS vs crawlee ${x(ratios.rssVsCrawlee)}, vs sitemapper ${x(ratios.rssVsSitemapper)}.`,
+      + `peak RSS vs crawlee ${x(ratios.rssVsCrawlee)}, vs sitemapper ${x(ratios.rssVsSitemapper)}; `
+      + `throughput vs the hand scanner (the practical limit) ${x(ratios.throughputVsScanner)}.`,
     `RSS growth, largest tree over smallest: ${Object.entries(ratios.rssGrowth).map(([k, v]) => `${k} ${x(v)}`).join(', ') || 'n/a'}.`,
     '',
     '| target | measured | goal | met |',

@@ -5,18 +5,19 @@ import { computeRatios, evaluateTargets, markdown } from '../../../bench/harness
 
 function summary(name: ContenderSummary['name'], urls: number, urlsPerSec: number, maxRssMiB: number, expected: number): ContenderSummary {
   const result = { urls, errors: 0, walkMs: (urls / urlsPerSec) * 1000, maxRssKiB: maxRssMiB * 1024 };
-  return { name, status: 'ok', reason: null, runs: [{ ok: true, result, processMs: 0, notes: '' }], median: { urls, walkMs: result.walkMs, urlsPerSec, errors: 0, maxRssMiB, processMs: 0 }, agrees: urls === expected };
+  return { name, status: 'ok', reason: null, runs: [{ ok: true, result, processMs: 0, notes: '' }], median: { urls, walkMs: result.walkMs, urlsPerSec, mbPerSec: (urlsPerSec * 220) / 1e6, errors: 0, maxRssMiB, processMs: 0 }, agrees: urls === expected };
 }
 
 function scenario(name: string, expectedUrls: number, contenders: ContenderSummary[]): ScenarioReport {
-  return { name, children: 1, perChild: expectedUrls, expectedUrls, cachedChildren: 1, contenders };
+  return { name, children: 1, perChild: expectedUrls, expectedUrls, cachedChildren: 1, xmlBytes: expectedUrls * 220, contenders };
 }
 
 describe('benchmark report', () => {
   const small = scenario('1M', 1_000_000, [
     summary('engine', 1_000_000, 600_000, 120, 1_000_000),
-    summary('crawlee', 1_000_000, 150_000, 165, 1_000_000),
+    summary('crawlee', 1_000_000, 100_000, 165, 1_000_000),
     summary('sitemapper', 999_000, 75_000, 720, 1_000_000),
+    summary('scanner', 1_000_000, 1_200_000, 90, 1_000_000),
   ]);
   const large = scenario('5M', 5_000_000, [summary('engine', 5_000_000, 600_000, 132, 5_000_000)]);
 
@@ -27,8 +28,9 @@ describe('benchmark report', () => {
 
   it('computes throughput and memory ratios against each peer and RSS growth across trees', () => {
     const ratios = computeRatios([small, large]);
-    expect(ratios.throughputVsCrawlee).toBe(4);
+    expect(ratios.throughputVsCrawlee).toBe(6);
     expect(ratios.throughputVsSitemapper).toBe(8);
+    expect(ratios.throughputVsScanner).toBe(0.5);
     expect(ratios.rssVsCrawlee).toBeCloseTo(120 / 165);
     expect(ratios.rssGrowth.engine).toBeCloseTo(1.1);
   });
@@ -45,9 +47,10 @@ describe('benchmark report', () => {
     expect(targets.slice(0, 3).map((t) => t.met)).toEqual([true, true, true]);
   });
 
-  it('reads --quick, --only and --runs', () => {
+  it('reads --quick, --only, --runs and --out', () => {
     const config = readConfig(['--quick', '--only', 'engine', '--runs', '2']);
     expect(config.scenarios.every((s) => s.contenders.join() === 'engine' && s.runs === 2)).toBe(true);
     expect(() => readConfig(['--only', 'nobody'])).toThrow(/unknown contender/);
+    expect(readConfig(['--out', '.tmp/run.json']).out).toBe('.tmp/run.json');
   });
 });

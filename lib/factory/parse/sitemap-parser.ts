@@ -2,13 +2,13 @@ import { createLogger } from '../../utils/logger.js';
 import type { SitemapFormat } from '../types.js';
 import { type StreamDecoder, createStreamDecoder, detectEncoding, isGzip } from './decode.js';
 import { EntryBuilder } from './entry-builder.js';
+import { XmlReader, type XmlTokenizer } from './fast/xml-reader.js';
 import { ItemSink } from './item-sink.js';
 import { SNIFF_BYTES, SNIFF_CHARS } from './parse-limits.js';
 import { type ParseContext, parseFailure } from './parse-error.js';
 import { type DocumentMode, sniffMode } from './sniff.js';
 import { TextSitemapParser } from './text-parser.js';
 import type { ParseStats, ParsedItem, ParserOptions, SitemapParser } from './types.js';
-import { XmlSitemapParser } from './xml-parser.js';
 
 const log = createLogger('factory:parse');
 
@@ -37,7 +37,10 @@ class StreamingSitemapParser implements SitemapParser {
   private ended = false;
   private failure: unknown = null;
 
-  constructor(private readonly options: ParserOptions) {
+  constructor(
+    private readonly options: ParserOptions,
+    private readonly tokenizer: XmlTokenizer,
+  ) {
     this.ctx = { url: options.sitemapUrl, bytes: 0 };
   }
 
@@ -113,7 +116,7 @@ class StreamingSitemapParser implements SitemapParser {
     const encoding = this.decoder?.encoding;
     log.debug({ event: 'sitemap_sniffed', url: this.ctx.url, mode, encoding }, 'format sniffed');
     if (mode === 'text') return new TextSitemapParser(this.ctx, this.sink, this.options);
-    return new XmlSitemapParser(this.ctx, new EntryBuilder(this.sink, this.options));
+    return new XmlReader(this.ctx, new EntryBuilder(this.sink, this.options), this.tokenizer);
   }
 
   private finish(): void {
@@ -136,9 +139,12 @@ class StreamingSitemapParser implements SitemapParser {
   }
 }
 
-/** A streaming parser for one sitemap document (XML urlset or index, text list, RSS, Atom). */
-export function createSitemapParser(options: ParserOptions): SitemapParser {
-  return new StreamingSitemapParser(options);
+/**
+ * A streaming parser for one sitemap document (XML urlset or index, text list, RSS, Atom). `tokenizer`
+ * is for tests and benchmarks: 'general' reads XML with htmlparser2's tokenizer alone.
+ */
+export function createSitemapParser(options: ParserOptions, tokenizer: XmlTokenizer = 'fast'): SitemapParser {
+  return new StreamingSitemapParser(options, tokenizer);
 }
 
 /** Parses a whole document at once: for tests, estimates and small files. */

@@ -21,7 +21,7 @@ export class XmlSitemapParser implements TokenHandler {
   collecting = false;
   /** TokenHandler: true while a link or guid tag is open. */
   wantsAttributes = false;
-  private readonly tokens: XmlTokenStream;
+  private tokens: XmlTokenStream;
   private readonly codes: number[] = new Array<number>(MAX_DEPTH + 1).fill(Ctx.Ignore);
   private readonly attrs: LinkAttributes = { rel: null, hreflang: null, href: null, isPermaLink: null, invalid: false };
   private depth = 0;
@@ -44,6 +44,11 @@ export class XmlSitemapParser implements TokenHandler {
   write(text: string): void {
     this.tokens.write(text);
     if (this.tokens.pendingChars > MAX_TOKEN_CHARS) this.tooLong('a single token', MAX_TOKEN_CHARS);
+  }
+
+  /** Continues from a token boundary where another tokenizer stopped, with the elements it left open (see XmlTokenStream). */
+  resume(openNames: readonly string[], reopens: boolean): void {
+    this.tokens = new XmlTokenStream(this, openNames, reopens);
   }
 
   /** Closes what is still open (a field cut off by the end is discarded) and checks a root was found. */

@@ -41,7 +41,7 @@ export interface TokenHandler {
  */
 export class XmlTokenStream implements TokenizerCallbacks {
   private readonly tokenizer: Tokenizer;
-  private readonly names: string[] = [];
+  private readonly names: string[];
   private readonly buffers: string[] = [];
   private bufferStart = 0;
   private bufferEnd = 0;
@@ -49,8 +49,19 @@ export class XmlTokenStream implements TokenizerCallbacks {
   private attrName = '';
   private attrValue = '';
   private attrInvalid = false;
+  private reopening: boolean;
 
-  constructor(private readonly handler: TokenHandler) {
+  /**
+   * `openNames`: elements another tokenizer left open when this one takes over the document; `reopens`:
+   * the first tag read is the last of them, whose name the handler already has.
+   */
+  constructor(
+    private readonly handler: TokenHandler,
+    openNames: readonly string[] = [],
+    reopens = false,
+  ) {
+    this.names = reopens ? openNames.slice(0, -1) : [...openNames];
+    this.reopening = reopens;
     this.tokenizer = new Tokenizer({ xmlMode: true, decodeEntities: true }, this);
   }
 
@@ -97,7 +108,8 @@ export class XmlTokenStream implements TokenizerCallbacks {
     this.consumed = endIndex;
     const name = this.slice(start, endIndex).toLowerCase();
     this.names.push(name);
-    this.handler.open(name);
+    if (this.reopening) this.reopening = false;
+    else this.handler.open(name);
   }
 
   /** @internal */

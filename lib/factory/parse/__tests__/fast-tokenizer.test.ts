@@ -1,0 +1,52 @@
+import { describe, expect, it } from 'vitest';
+import { ParseError } from '../../errors.js';
+import type { XmlTokenizer } from '../fast/xml-reader.js';
+import { createSitemapParser } from '../sitemap-parser.js';
+import { OPTIONS } from './helpers.js';
+import { Picker, chunkSizes, random, sitemapBytes, sitemapDocument } from './sitemap-generator.js';
+
+// FUZZ_SEED=n replays a run; FUZZ_DOCS=n changes how many documents it generates.
+const BASE_SEED = Number(process.env.FUZZ_SEED ?? Math.floor(Math.random() * 2 ** 31));
+const DOCUMENTS = Number(process.env.FUZZ_DOCS ?? 10_000);
+
+/** Everything a caller can observe: the items of each write until an error, the error's kind, the final stats. */
+function observe(bytes: Uint8Array, sizes: number[], tokenizer: XmlTokenizer): string {
+  const parser = createSitemapParser(OPTIONS, tokenizer);
+  const items: unknown[] = [];
+  let error = 'none';
+  try {
+    let from = 0;
+    for (const size of sizes) {
+      items.push(parser.write(bytes.subarray(from, from + size)));
+      from += size;
+    }
+    items.push(parser.end());
+  } catch (caught) {
+    error = caught instanceof ParseError ? caught.kind : `unexpected ${String(caught)}`;
+  }
+  return JSON.stringify({ error, items, stats: error === 'none' ? parser.stats : null });
+}
+
+describe('the sitemap tokenizer against the general one', () => {
+  it(`gives the same items, stats and error kinds on ${DOCUMENTS} generated documents split at random (seed ${BASE_SEED})`, () => {
+    const kinds = new Map<string, number>();
+    for (let i = 0; i < DOCUMENTS; i++) {
+      const seed = BASE_SEED + i;
+      const p = new Picker(random(seed));
+      const bytes = sitemapBytes(p, sitemapDocument(p));
+      const sizes = chunkSizes(p, bytes.length);
+      const general = observe(bytes, sizes, 'general');
+      const fast = observe(bytes, sizes, 'fast');
+      if (fast !== general) {
+        expect.fail(`document seed ${seed} (FUZZ_SEED=${seed} FUZZ_DOCS=1 replays it), ${sizes.length} writes:\n`
+          + `${Buffer.from(bytes).toString('utf8').slice(0, 3_000)}\n--- general\n${general.slice(0, 3_000)}\n--- fast\n${fast.slice(0, 3_000)}`);
+      }
+      const kind = (JSON.parse(general) as { error: string }).error;
+      kinds.set(kind, (kinds.get(kind) ?? 0) + 1);
+    }
+    // The generator must keep reaching both the happy path and every error kind, or the comparison proves little.
+    expect([...kinds.keys()].sort()).toEqual(['doctype_forbidden', 'invalid_encoding', 'invalid_xml', 'none', 'not_sitemap', 'too_large'].filter((k) => DOCUMENTS < 1_000 ? kinds.has(k) : true));
+    expect(kinds.get('none') ?? 0).toBeGreaterThan(DOCUMENTS / 2);
+    // About 20 s of CPU for 10,000 documents; the bound is for a shared, loaded CI machine.
+  }, 180_000);
+});

@@ -1,0 +1,350 @@
+import type { TokenHandler } from '../xml-tokens.js';
+
+/**
+ * An incomplete token held across chunks longer than this is handed to the general tokenizer, which
+ * owns the limits on giant tokens (comments, CDATA, tags); real sitemap tokens are a few hundred chars, and bounding the tail bounds the rescan a tiny chunk costs.
+ */
+export const MAX_FAST_TAIL_CHARS = 4_096;
+
+// Results of scanning one token: the index after it, or one of these.
+const INCOMPLETE = -1;
+const UNSUPPORTED = -2;
+
+const GT = 0x3e; // >
+const SLASH = 0x2f; // /
+const BANG = 0x21; // !
+const QUESTION = 0x3f; // ?
+const HASH = 0x23; // #
+const EQ = 0x3d; // =
+const DQUOTE = 0x22; // "
+const SQUOTE = 0x27; // '
+
+/** True when `name` is spelled in `s` at `at`: compared code by code, cheaper than startsWith for short names. */
+function spelledAt(s: string, name: string, at: number): boolean {
+  const length = name.length;
+  if (at + length > s.length) return false;
+  for (let k = 0; k < length; k++) if (s.charCodeAt(at + k) !== name.charCodeAt(k)) return false;
+  return true;
+}
+
+/** htmlparser2's whitespace: space, \n, \t, \f, \r. */
+function isSpace(c: number): boolean {
+  return c === 0x20 || c === 0x0a || c === 0x09 || c === 0x0c || c === 0x0d;
+}
+
+/** ASCII letters and `_`: the only first characters of a name read here (anything else goes to the general path). */
+function isNameStart(c: number): boolean {
+  return (c >= 0x61 && c <= 0x7a) || (c >= 0x41 && c <= 0x5a) || c === 0x5f;
+}
+
+/** Letters, digits, `_ . : -`. */
+function isNameChar(c: number): boolean {
+  return isNameStart(c) || (c >= 0x30 && c <= 0x3a) || c === 0x2e || c === 0x2d;
+}
+
+// The 5 XML entities: htmlparser2 decodes exactly these in xmlMode (strict: the `;` is required).
+const ENTITIES: ReadonlyArray<readonly [string, string]> = [['&amp;', '&'], ['&lt;', '<'], ['&gt;', '>'], ['&quot;', '"'], ['&apos;', "'"]];
+const LONGEST_ENTITY = 6;
+
+/** The entity spelled at `at` (which holds `&`) and its length, or null when the `&` stays as written. */
+function entityAt(s: string, at: number): readonly [string, string] | null {
+  for (const entity of ENTITIES) if (s.startsWith(entity[0], at)) return entity;
+  return null;
+}
+
+/** True when the text from `at` (an `&`) to the end of the chunk could still become an entity or a numeric reference. */
+function couldGrowIntoEntity(rest: string): boolean {
+  if (rest.length >= LONGEST_ENTITY) return false;
+  return rest.charCodeAt(1) === HASH || ENTITIES.some(([spelled]) => spelled.startsWith(rest));
+}
+
+/**
+ * A tokenizer specialised for sitemaps, over decoded text: `indexOf` finds each `<` (and each `&` inside
+ * collected text), whitespace between tags is never copied, element names are interned, and only the
+ * text and attributes the handler asks for are sliced. It emits exactly the events XmlTokenStream emits
+ * for the same input (end tags matched the same way: an unmatched one is ignored, a matching outer one
+ * closes everything inside it) and handles comments, CDATA, processing instructions and the 5 XML
+ * entities. Anything else (a declaration such as DOCTYPE, a numeric reference in collected text or an
+ * attribute, an unusual name or attribute syntax, a token longer than MAX_FAST_TAIL_CHARS) stops it at
+ * the start of that token: `write` returns the text from there on, for the general tokenizer to take
+ * over with `openNames`. Nothing has been emitted for that token, so the output is the same.
+ */
+export class SitemapTokenStream {
+  private readonly names: string[] = [];
+  // Lower-case names seen spelled in lower case, reused instead of slicing each tag's name again.
+  private readonly known: string[] = [];
+  // Per attribute of the tag being read: name start, name end, value start, value end.
+  private readonly attrs: number[] = [];
+  private attrCount = 0;
+  private selfClosing = false;
+  // The open tag kept in `tail` already had its name emitted: htmlparser2 reports a name as soon as it
+  // ends, and opening an element can throw (root, depth), so a chunk ending inside a tag does the same.
+  private openEmitted = false;
+  private tail = '';
+  private stopped = false;
+  // Next `&` and `--!>` in the chunk being scanned, at or after the last position asked for (-1: none left).
+  // Scanning only moves forward, so each is searched once per chunk, never again from every text node.
+  private nextAmp = -1;
+  private nextCommentBang = -1;
+
+  constructor(private readonly handler: TokenHandler) {}
+
+  /** Lower-cased qualified names of the open elements, outermost first. */
+  get openNames(): readonly string[] {
+    return this.names;
+  }
+
+  /** True when the text handed over starts with an open tag whose name was already given to the handler. */
+  get reopens(): boolean {
+    return this.openEmitted;
+  }
+
+  /** Tokenizes one chunk; returns null when it was handled, else the text the general tokenizer must read from here on. */
+  write(text: string): string | null {
+    const s = this.tail === '' ? text : this.tail + text;
+    this.tail = '';
+    const stop = this.scan(s);
+    if (stop === s.length) return null;
+    if (!this.stopped && s.length - stop <= MAX_FAST_TAIL_CHARS) {
+      this.tail = s.slice(stop);
+      return null;
+    }
+    return s.slice(stop);
+  }
+
+  /** The incomplete token left at the end of the document ('' if none): the general tokenizer finishes it. */
+  end(): string {
+    const tail = this.tail;
+    this.tail = '';
+    return tail;
+  }
+
+  // Returns where scanning stopped: s.length when all was read, else the start of an incomplete
+  // token (kept for the next chunk) or, with `stopped` set, of one the general tokenizer must read.
+  private scan(s: string): number {
+    const handler = this.handler;
+    this.nextAmp = s.indexOf('&');
+    this.nextCommentBang = s.indexOf('--!>');
+    let pos = 0;
+    for (;;) {
+      const lt = s.indexOf('<', pos);
+      const end = lt === -1 ? s.length : lt;
+      if (end > pos && handler.collecting) {
+        const at = this.text(s, pos, end, lt === -1);
+        if (at !== end) return at;
+      }
+      if (lt === -1) return s.length;
+      const next = this.token(s, lt);
+      if (next < 0) {
+        this.stopped = next === UNSUPPORTED;
+        return lt;
+      }
+      pos = next;
+    }
+  }
+
+  // Collected text from `from` to `end` with the 5 entities decoded; a bare `&` stays as written.
+  // Returns `end`, or where it stopped: a numeric reference (general path) or an entity cut by the chunk's end.
+  private text(s: string, from: number, end: number, last: boolean): number {
+    let amp = this.ampFrom(s, from);
+    if (amp === -1 || amp >= end) {
+      this.handler.text(s.slice(from, end));
+      return end;
+    }
+    let out = '';
+    let start = from;
+    for (; amp !== -1 && amp < end; amp = this.ampFrom(s, amp + 1)) {
+      if (last && couldGrowIntoEntity(s.slice(amp, end))) return this.textUpTo(out, s, start, amp, false);
+      if (s.charCodeAt(amp + 1) === HASH) return this.textUpTo(out, s, start, amp, true);
+      const entity = entityAt(s, amp);
+      if (entity === null) continue;
+      out += s.slice(start, amp) + entity[1];
+      start = amp + entity[0].length;
+      amp = start - 1;
+    }
+    this.handler.text(out + s.slice(start, end));
+    return end;
+  }
+
+  private ampFrom(s: string, from: number): number {
+    if (this.nextAmp !== -1 && this.nextAmp < from) this.nextAmp = s.indexOf('&', from);
+    return this.nextAmp;
+  }
+
+  private textUpTo(out: string, s: string, start: number, at: number, unsupported: boolean): number {
+    const text = out + s.slice(start, at);
+    if (text.length > 0) this.handler.text(text);
+    this.stopped = unsupported;
+    return at;
+  }
+
+  // One token starting at `lt`: returns the index after it, INCOMPLETE or UNSUPPORTED.
+  private token(s: string, lt: number): number {
+    if (lt + 1 >= s.length) return INCOMPLETE;
+    const c = s.charCodeAt(lt + 1);
+    if (c === SLASH) return this.endTag(s, lt + 2);
+    if (isNameStart(c)) return this.startTag(s, lt + 1);
+    if (c === QUESTION) {
+      // A processing instruction (`<?xml ...?>`, a stylesheet) ends at `?>`; nothing in it is needed.
+      const close = s.indexOf('?>', lt + 2);
+      return close === -1 ? INCOMPLETE : close + 2;
+    }
+    if (c === BANG) return this.markup(s, lt);
+    return UNSUPPORTED;
+  }
+
+  // `<!--...-->` is skipped, `<![CDATA[...]]>` is text; any other `<!` (DOCTYPE...) goes to the general path.
+  private markup(s: string, lt: number): number {
+    if (s.startsWith('<!--', lt)) {
+      const close = s.indexOf('-->', lt + 4);
+      if (close === -1) return INCOMPLETE;
+      // htmlparser2 also ends a comment at `--!>`: left to it.
+      if (this.nextCommentBang !== -1 && this.nextCommentBang < lt + 4) this.nextCommentBang = s.indexOf('--!>', lt + 4);
+      return this.nextCommentBang !== -1 && this.nextCommentBang < close ? UNSUPPORTED : close + 3;
+    }
+    if (s.startsWith('<![CDATA[', lt)) {
+      const close = s.indexOf(']]>', lt + 9);
+      if (close === -1) return INCOMPLETE;
+      if (this.handler.collecting) this.handler.text(s.slice(lt + 9, close));
+      return close + 3;
+    }
+    const head = s.slice(lt, lt + 9);
+    return head.length < 9 && ('<!--'.startsWith(head) || '<![CDATA['.startsWith(head)) ? INCOMPLETE : UNSUPPORTED;
+  }
+
+  private startTag(s: string, from: number): number {
+    const n = s.length;
+    let i = from + 1;
+    while (i < n && isNameChar(s.charCodeAt(i))) i++;
+    if (i >= n) return INCOMPLETE;
+    const nameEnd = i;
+    const c = s.charCodeAt(i);
+    if (c !== GT && c !== SLASH && !isSpace(c)) return UNSUPPORTED;
+    this.attrCount = 0;
+    const after = c === GT ? i + 1 : this.attributes(s, i);
+    if (after === INCOMPLETE && !this.openEmitted) {
+      this.open(this.intern(s, from, nameEnd));
+      this.openEmitted = true;
+    }
+    if (after < 0) return after;
+    this.emitOpen(s, from, nameEnd, c === GT ? false : this.selfClosing);
+    return after;
+  }
+
+  // Reads the attributes up to the tag's end, recording their positions; `&#` in a value is left to the general path.
+  private attributes(s: string, from: number): number {
+    const n = s.length;
+    const attrs = this.attrs;
+    this.selfClosing = false;
+    let i = from;
+    for (;;) {
+      while (i < n && isSpace(s.charCodeAt(i))) i++;
+      if (i >= n) return INCOMPLETE;
+      const c = s.charCodeAt(i);
+      if (c === GT) return i + 1;
+      if (c === SLASH) {
+        if (i + 1 >= n) return INCOMPLETE;
+        if (s.charCodeAt(i + 1) !== GT) return UNSUPPORTED;
+        this.selfClosing = true;
+        return i + 2;
+      }
+      if (!isNameStart(c)) return UNSUPPORTED;
+      const nameStart = i;
+      while (i < n && isNameChar(s.charCodeAt(i))) i++;
+      if (i + 1 >= n) return INCOMPLETE;
+      const quote = s.charCodeAt(i + 1);
+      if (s.charCodeAt(i) !== EQ || (quote !== DQUOTE && quote !== SQUOTE)) return UNSUPPORTED;
+      const valueEnd = s.indexOf(quote === DQUOTE ? '"' : "'", i + 2);
+      if (valueEnd === -1) return INCOMPLETE;
+      for (let amp = this.ampFrom(s, i + 2); amp !== -1 && amp < valueEnd; amp = this.ampFrom(s, amp + 1)) {
+        if (s.charCodeAt(amp + 1) === HASH) return UNSUPPORTED;
+      }
+      const at = this.attrCount;
+      attrs[at] = nameStart;
+      attrs[at + 1] = i;
+      attrs[at + 2] = i + 2;
+      attrs[at + 3] = valueEnd;
+      this.attrCount = at + 4;
+      i = valueEnd + 1;
+    }
+  }
+
+  private emitOpen(s: string, from: number, to: number, selfClosing: boolean): void {
+    const handler = this.handler;
+    if (this.openEmitted) this.openEmitted = false;
+    else this.open(this.intern(s, from, to));
+    if (handler.wantsAttributes) {
+      const attrs = this.attrs;
+      for (let k = 0; k < this.attrCount; k += 4) {
+        handler.attribute(s.slice(attrs[k], attrs[k + 1]).toLowerCase(), this.decodeValue(s, attrs[k + 2] ?? 0, attrs[k + 3] ?? 0));
+      }
+      handler.openTagEnd();
+    }
+    if (selfClosing) this.pop(1);
+  }
+
+  private open(name: string): void {
+    this.names.push(name);
+    this.handler.open(name);
+  }
+
+  private endTag(s: string, from: number): number {
+    const n = s.length;
+    const names = this.names;
+    // Nearly every end tag closes the innermost element, spelled the same: compared in place.
+    const innermost = names[names.length - 1];
+    if (innermost !== undefined && s.charCodeAt(from + innermost.length) === GT && spelledAt(s, innermost, from)) {
+      this.pop(1);
+      return from + innermost.length + 1;
+    }
+    if (from >= n) return INCOMPLETE;
+    if (!isNameStart(s.charCodeAt(from))) return UNSUPPORTED;
+    let i = from + 1;
+    while (i < n && isNameChar(s.charCodeAt(i))) i++;
+    let j = i;
+    while (j < n && isSpace(s.charCodeAt(j))) j++;
+    if (j >= n) return INCOMPLETE;
+    if (s.charCodeAt(j) !== GT) return UNSUPPORTED;
+    const at = names.lastIndexOf(s.slice(from, i).toLowerCase());
+    if (at !== -1) this.pop(names.length - at);
+    return j + 1;
+  }
+
+  private pop(count: number): void {
+    for (let left = count; left > 0; left--) {
+      this.names.pop();
+      this.handler.close();
+    }
+  }
+
+  private intern(s: string, from: number, to: number): string {
+    const length = to - from;
+    const known = this.known;
+    for (let k = 0; k < known.length; k++) {
+      const name = known[k] ?? '';
+      if (name.length === length && spelledAt(s, name, from)) return name;
+    }
+    const raw = s.slice(from, to);
+    const name = raw.toLowerCase();
+    if (name === raw && this.known.length < 32) this.known.push(name);
+    return name;
+  }
+
+  // An attribute value with the 5 entities decoded (numeric references never reach here). Searched in the
+  // sliced value: the tag's values are read again after the scan passed them.
+  private decodeValue(s: string, from: number, to: number): string {
+    const value = s.slice(from, to);
+    let amp = value.indexOf('&');
+    if (amp === -1) return value;
+    let out = '';
+    let start = 0;
+    for (; amp !== -1; amp = value.indexOf('&', amp + 1)) {
+      const entity = entityAt(value, amp);
+      if (entity === null) continue;
+      out += value.slice(start, amp) + entity[1];
+      start = amp + entity[0].length;
+      amp = start - 1;
+    }
+    return out + value.slice(start);
+  }
+}
