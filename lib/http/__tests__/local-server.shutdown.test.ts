@@ -70,10 +70,12 @@ describe('shutting the local API server down mid-slice', () => {
 
     // Nothing is locked: the next slice claims work at once and carries the job to the end.
     site.setDelay(0);
-    const next = await runSlice(store, jobId, { budgetMs: 30_000, idleWaitMs: 0 });
+    // The deployment's network policy comes with every slice (a job never stores it).
+    const net = { allowHosts: [`127.0.0.1:${site.port}`] };
+    const next = await runSlice(store, jobId, { budgetMs: 30_000, idleWaitMs: 0, net });
     expect(next.sitemapsDone).toBeGreaterThan(status.sitemapsDone);
     let final = next;
-    while (final.state === 'running') final = await runSlice(store, jobId, { budgetMs: 30_000 });
+    while (final.state === 'running') final = await runSlice(store, jobId, { budgetMs: 30_000, net });
     expect(final.state).toBe('done');
     const shards = await Promise.all(Array.from({ length: final.shardsWritten }, (_, n) => store.readShard(jobId, n)));
     expectExactlyOnce(shards.flatMap((entries) => (entries ?? []).map((entry) => entry.url)), truth);
