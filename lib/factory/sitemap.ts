@@ -1,7 +1,8 @@
 import { discover, fallbackAfterRobots, parseRootUrl } from './discovery/discovery.js';
 import { FactoryError, isFactoryError } from './errors.js';
 import { resolveWalkOptions, type WalkOptions, type WalkOptionsInput } from './limits.js';
-import { localeOf, pathPrefixOf } from './scope/locale.js';
+import { compileFilter, type EntryFilter } from './filter/index.js';
+import { localeFromPath, localeOf, normaliseHreflang, pathPrefixOf } from './scope/locale.js';
 import { readSitemap, type ItemMapper, type ReadSitemapContext } from './walk/sitemap-reader.js';
 import type { ParsedUrl, SitemapEntry, SitemapRef, WalkState } from './types.js';
 import { UrlExpander } from './url/url-expander.js';
@@ -39,23 +40,46 @@ export function toSitemapEntry(parsed: ParsedUrl, ref: SitemapRef): SitemapEntry
   return { ...parsed, source: ref.url, depth: ref.depth, locale: localeOf(parsed), pathPrefix: pathPrefixOf(parsed.loc) };
 }
 
-/** Maps each parsed page to its rich entry (one item per page). */
-export const createEntryMapper = (): ItemMapper<SitemapEntry> => (parsed, ref) => [toSitemapEntry(parsed, ref)];
+/** Maps each parsed page to its rich entry (one item per page), dropping entries the filter refuses. */
+export const createEntryMapper =
+  (keep: EntryFilter | null = null): ItemMapper<SitemapEntry> =>
+  (parsed, ref) => {
+    const entry = toSitemapEntry(parsed, ref);
+    return keep === null || keep({ url: entry.loc, lastmod: entry.lastmod, locale: entry.locale }, ref) ? [entry] : [];
+  };
 
-/** Maps each parsed page to its URLs: the loc and its hreflang alternates, once per sitemap. */
-export const createUrlMapper = (): ItemMapper<string> => {
+/**
+ * Maps each parsed page to its URLs: the loc and its hreflang alternates, once per sitemap. With a filter each
+ * URL is judged on its own (an alternate by its hreflang locale), so `--locale fr` keeps the French alternate of
+ * an English page.
+ */
+export const createUrlMapper = (keep: EntryFilter | null = null): ItemMapper<string> => {
   const expander = new UrlExpander();
-  return (parsed) => expander.expand(parsed);
+  if (keep === null) return (parsed) => expander.expand(parsed);
+  return (parsed, ref) => expander.expand(parsed).filter((url) => keep({ url, lastmod: parsed.lastmod, locale: urlLocale(parsed, url) }, ref));
 };
+
+// The loc's locale as the entry states it; an alternate's from its hreflang, else from its path.
+function urlLocale(parsed: ParsedUrl, url: string): string | null {
+  if (url === parsed.loc) return localeOf(parsed);
+  const alternate = parsed.alternates.find((candidate) => candidate.href === url);
+  return (alternate ? normaliseHreflang(alternate.hreflang) : null) ?? localeFromPath(url);
+}
+
+/** The options' filter, with the walk's root standing in for the scope's root when the caller gave none. */
+function filterFor(options: WalkOptions, root: string | null): EntryFilter | null {
+  const filter = options.filter;
+  return compileFilter(filter.scope !== 'all' && filter.scopeRoot === null && root !== null ? { ...filter, scopeRoot: root } : filter);
+}
 
 /** Every event of a walk over rich entries (CLI `--ndjson`, jobs): batches, sitemaps, errors, summary. */
 export function walkSitemapEvents(url: string, options: WalkCallOptions = {}): AsyncGenerator<WalkEvent<SitemapEntry>> {
-  return walkEvents(url, options, createEntryMapper);
+  return walkEvents(url, options, (keep) => () => createEntryMapper(keep));
 }
 
 /** Every event of a walk over page URLs (alternates added, deduped per sitemap). */
 export function walkUrlEvents(url: string, options: WalkCallOptions = {}): AsyncGenerator<WalkEvent<string>> {
-  return walkEvents(url, options, createUrlMapper);
+  return walkEvents(url, options, (keep) => () => createUrlMapper(keep));
 }
 
 /** Rich entries (loc, lastmod, changefreq, priority, alternates, images, videos, news, source, depth) in batches of at most 1000. */
@@ -81,9 +105,12 @@ function pickLimits(options: WalkCallOptions): WalkOptionsInput {
   return limits;
 }
 
-async function* walkEvents<T>(url: string, options: WalkCallOptions, createMapper: () => ItemMapper<T>): AsyncGenerator<WalkEvent<T>> {
+type MapperFactory<T> = (keep: EntryFilter | null) => () => ItemMapper<T>;
+
+async function* walkEvents<T>(url: string, options: WalkCallOptions, mapperFor: MapperFactory<T>): AsyncGenerator<WalkEvent<T>> {
   const limits = resolveWalkOptions(pickLimits(options));
-  const setup = { createMapper, ...(options.signal ? { signal: options.signal } : {}) };
+  // THE filter hook: every walk (CLI, library) and every job (readSitemapUrls) maps items through these mappers.
+  const setup = { createMapper: mapperFor(filterFor(limits, url)), ...(options.signal ? { signal: options.signal } : {}) };
   if (options.state) return yield* new SitemapWalk<T>(limits, { state: options.state }, setup).events();
   if (!isSiteRoot(url)) return yield* new SitemapWalk<T>(limits, { roots: [parseRootUrl(url).href] }, setup).events();
   const found = await discoveredRoots(url, limits, options.signal);
@@ -110,5 +137,6 @@ async function discoveredRoots(url: string, limits: WalkOptions, signal?: AbortS
 
 /** Reads one sitemap as page URLs from `context.skip` on (the job runner's unit of work and of shards). */
 export function readSitemapUrls(ref: SitemapRef, options: WalkOptions, context: ReadSitemapContext) {
-  return readSitemap(ref, options, { ...context, createMapper: createUrlMapper });
+  const keep = filterFor(options, null);
+  return readSitemap(ref, options, { ...context, createMapper: () => createUrlMapper(keep) });
 }
