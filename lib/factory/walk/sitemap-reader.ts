@@ -23,8 +23,6 @@ export interface ReadSitemapSetup<T> extends ReadSitemapContext {
   createMapper: () => ItemMapper<T>;
 }
 
-/** Attempts per sitemap: a dropped connection or a 5xx is retried from the last item handed out. */
-export const READ_ATTEMPTS = 3;
 // 500 is left out on purpose: it is as often a broken generator as a passing fault.
 const RETRY_STATUSES = new Set([
   502, // Bad Gateway
@@ -199,7 +197,7 @@ async function* readOnce<T>(ref: SitemapRef, options: WalkOptions, cursor: ReadC
 
 /**
  * Fetches and parses one sitemap, streaming: never more than one network chunk's items held at once
- * beyond the current batch. A transient failure is retried (READ_ATTEMPTS in all) from the last item
+ * beyond the current batch. A transient failure is retried (`options.retries` times) from the last item
  * handed out, so nothing is lost or repeated; a final failure is thrown with depth and parent.
  */
 export async function* readSitemap<T>(
@@ -213,8 +211,10 @@ export async function* readSitemap<T>(
     try {
       return yield* readOnce(ref, options, cursor, setup.signal);
     } catch (error) {
+      // Cancelled (a `break`, a stop, a budget): nothing failed, so nothing is logged or wrapped.
+      if (setup.signal?.aborted) throw error;
       const failure = withContext(error, ref);
-      if (attempt >= READ_ATTEMPTS || !isTransient(failure) || setup.signal?.aborted) throw failure;
+      if (attempt > options.retries || !isTransient(failure)) throw failure;
       skip = cursor.handedOut;
       log.info({ event: 'sitemap_retry', url: ref.url, attempt, skip, kind: failure.kind }, 'retrying sitemap');
       await pause(200 * 4 ** (attempt - 1), setup.signal);
