@@ -7,7 +7,7 @@ import { readSitemap, type ItemMapper, type ReadSitemapContext } from './walk/si
 import type { ParsedUrl, SitemapEntry, SitemapRef, WalkState } from './types.js';
 import { UrlExpander } from './url/url-expander.js';
 import { SitemapWalk, type WalkEvent } from './walk/walker.js';
-import { createLogger } from '../utils/logger.js';
+import { createLogger, useLogger, type LoggerLike } from '../utils/logger.js';
 
 export { BATCH_SIZE, type WalkEvent } from './walk/walker.js';
 export { FALLBACK_SITEMAP_PATHS, type Discovery } from './discovery/discovery.js';
@@ -21,6 +21,8 @@ export interface WalkCallOptions extends WalkOptionsInput {
   state?: WalkState;
   /** Sitemaps read, failures and the summary, as they happen (batches are what the generator yields). */
   onEvent?: (event: Exclude<WalkEvent<unknown>, { type: 'batch' }>) => void;
+  /** A pino-compatible logger for the library's logs (process wide from then on); without it the library is silent. */
+  logger?: LoggerLike;
 }
 
 /** A site root (`https://host/`, path `/`, no query) is discovered first; any other URL is a sitemap. */
@@ -30,7 +32,7 @@ export function isSiteRoot(url: string): boolean {
 }
 
 /** A site's sitemap URLs: robots.txt `Sitemap:` lines, else the well-known paths, else `[]` (with a warning). */
-export async function discoverSitemaps(rootUrl: string, options: WalkOptionsInput & { signal?: AbortSignal } = {}): Promise<string[]> {
+export async function discoverSitemaps(rootUrl: string, options: WalkOptionsInput & { signal?: AbortSignal; logger?: LoggerLike } = {}): Promise<string[]> {
   const found = await discover(rootUrl, resolveWalkOptions(pickLimits(options)), options.signal);
   return found.sitemaps;
 }
@@ -101,7 +103,8 @@ async function* batchesOf<T>(events: AsyncGenerator<WalkEvent<T>>, options: Walk
 
 /** The limits part of the call options (the rest is not the schema's business). */
 function pickLimits(options: WalkCallOptions): WalkOptionsInput {
-  const { signal: _signal, state: _state, onEvent: _onEvent, ...limits } = options;
+  const { signal: _signal, state: _state, onEvent: _onEvent, logger, ...limits } = options;
+  if (logger) useLogger(logger);
   return limits;
 }
 

@@ -1,9 +1,12 @@
 import { assertAuthorized } from './request.js';
 import { responseForError } from './responses.js';
 import { serviceContext, type ServiceContext } from './service.js';
-import { createLogger } from '../utils/logger.js';
+import { createLogger, sendLogsTo, setLogLevel } from '../utils/logger.js';
 
 const log = createLogger('http:handler');
+// The functions log by default, to stdout as platforms collect it (the library alone is silent).
+sendLogsTo('stdout');
+setLogLevel(process.env.FACTORY_LOG_LEVEL ?? process.env.LOG_LEVEL ?? 'info');
 
 // A malformed variable is the operator's mistake, not the caller's: it must not come back as a 400 naming the variable.
 function contextFromEnv(): ServiceContext {
