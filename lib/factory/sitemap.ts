@@ -3,10 +3,12 @@ import { FactoryError, isFactoryError } from './errors.js';
 import { resolveWalkOptions, type WalkOptions, type WalkOptionsInput } from './limits.js';
 import { compileFilter, type EntryFilter } from './filter/index.js';
 import { localeFromPath, localeOf, normaliseHreflang, pathPrefixOf } from './scope/locale.js';
-import { readSitemap, type ItemMapper, type ReadSitemapContext } from './walk/sitemap-reader.js';
+import { readSitemap, type ItemMapper, type ReadSitemapContext, type SitemapOpener } from './walk/sitemap-reader.js';
 import type { ParsedUrl, SitemapEntry, SitemapRef, WalkState } from './types.js';
 import { UrlExpander } from './url/url-expander.js';
-import { SitemapWalk, type WalkEvent } from './walk/walker.js';
+import { SitemapWalk, type WalkEvent, type WalkSetup } from './walk/walker.js';
+import { openSitemap } from './fetch/index.js';
+import { openLocalSitemap } from './fetch/open-local-file.js';
 import { createLogger, useLogger, type LoggerLike } from '../utils/logger.js';
 
 export { BATCH_SIZE, type WalkEvent } from './walk/walker.js';
@@ -23,6 +25,11 @@ export interface WalkCallOptions extends WalkOptionsInput {
   onEvent?: (event: Exclude<WalkEvent<unknown>, { type: 'batch' }>) => void;
   /** A pino-compatible logger for the library's logs (process wide from then on); without it the library is silent. */
   logger?: LoggerLike;
+  /**
+   * Read a `file:` URL as a local sitemap (the CLI's path inputs); the children it lists are fetched as usual.
+   * Off by default: a service passing callers' URLs must never read its own disk.
+   */
+  readLocalFiles?: boolean;
 }
 
 /** A site root (`https://host/`, path `/`, no query) is discovered first; any other URL is a sitemap. */
@@ -71,7 +78,8 @@ function urlLocale(parsed: ParsedUrl, url: string): string | null {
 /** The options' filter, with the walk's root standing in for the scope's root when the caller gave none. */
 function filterFor(options: WalkOptions, root: string | null): EntryFilter | null {
   const filter = options.filter;
-  return compileFilter(filter.scope !== 'all' && filter.scopeRoot === null && root !== null ? { ...filter, scopeRoot: root } : filter);
+  const usable = root !== null && !root.startsWith('file:');
+  return compileFilter(filter.scope !== 'all' && filter.scopeRoot === null && usable ? { ...filter, scopeRoot: root } : filter);
 }
 
 /** Every event of a walk over rich entries (CLI `--ndjson`, jobs): batches, sitemaps, errors, summary. */
@@ -103,7 +111,7 @@ async function* batchesOf<T>(events: AsyncGenerator<WalkEvent<T>>, options: Walk
 
 /** The limits part of the call options (the rest is not the schema's business). */
 function pickLimits(options: WalkCallOptions): WalkOptionsInput {
-  const { signal: _signal, state: _state, onEvent: _onEvent, logger, ...limits } = options;
+  const { signal: _signal, state: _state, onEvent: _onEvent, logger, readLocalFiles: _local, ...limits } = options;
   if (logger) useLogger(logger);
   return limits;
 }
@@ -115,6 +123,7 @@ async function* walkEvents<T>(url: string, options: WalkCallOptions, mapperFor: 
   // THE filter hook: every walk (CLI, library) and every job (readSitemapUrls) maps items through these mappers.
   const setup = { createMapper: mapperFor(filterFor(limits, url)), ...(options.signal ? { signal: options.signal } : {}) };
   if (options.state) return yield* new SitemapWalk<T>(limits, { state: options.state }, setup).events();
+  if (options.readLocalFiles === true && url.startsWith('file:')) return yield* localFileWalk(url, limits, setup);
   if (!isSiteRoot(url)) return yield* new SitemapWalk<T>(limits, { roots: [parseRootUrl(url).href] }, setup).events();
   const found = await discoveredRoots(url, limits, options.signal);
   for (const problem of found.problems) yield { type: 'error', ...problem };
@@ -130,6 +139,14 @@ async function* walkEvents<T>(url: string, options: WalkCallOptions, mapperFor: 
     yield { type: 'error', kind: error.kind, url: error.url, message: error.message, parent: null, depth: 0 };
     yield* new SitemapWalk<T>(limits, { roots: [fallback] }, setup).events();
   }
+}
+
+// A local file starts the walk as a resumed frontier would: file URLs are never identity-keyed or SSRF-checked,
+// and only this one is opened from disk; the children it lists go through the network path as usual.
+function localFileWalk<T>(fileUrl: string, limits: WalkOptions, setup: WalkSetup<T>): AsyncGenerator<WalkEvent<T>> {
+  const open: SitemapOpener = (url, request) => (url === fileUrl ? openLocalSitemap(url, request) : openSitemap(url, request));
+  const state = { frontier: [{ url: fileUrl, depth: 0, parent: null }], active: [], visited: [], sitemapsDone: 0, urlsEmitted: 0 };
+  return new SitemapWalk<T>(limits, { state }, { ...setup, open }).events();
 }
 
 async function discoveredRoots(url: string, limits: WalkOptions, signal?: AbortSignal) {

@@ -69,8 +69,12 @@ function scopeTest(options: FilterOptions): ((url: URL, ref: SitemapRef) => bool
   const scope = options.scope;
   if (scope === 'all') return null;
   const fixed = options.scopeRoot === null ? null : scopeKey(scope, new URL(options.scopeRoot).hostname);
-  // Without a root (a job made before the filter knew it), the sitemap that lists the page stands in for it.
-  return (url, ref) => scopeKey(scope, url.hostname) === (fixed ?? scopeKey(scope, new URL(ref.url).hostname));
+  // Without a root (a job made before the filter knew it), the sitemap that lists the page stands in for it;
+  // a local file has no host to compare with, so its own entries are kept.
+  return (url, ref) => {
+    if (fixed === null && ref.url.startsWith('file:')) return true;
+    return scopeKey(scope, url.hostname) === (fixed ?? scopeKey(scope, new URL(ref.url).hostname));
+  };
 }
 
 /** Every URL-level test of the options, or an empty list when they have none. */

@@ -1,5 +1,5 @@
 import { FactoryError, toFactoryError } from '../errors.js';
-import { openSitemap } from '../fetch/index.js';
+import { openSitemap, type OpenSitemapOptions, type OpenedSitemap } from '../fetch/index.js';
 import type { WalkOptions } from '../limits.js';
 import { createSitemapParser, type ParsedItem, type ParseStats } from '../parse/index.js';
 import { sitemapRequestOptions } from '../fetch/request-options.js';
@@ -21,7 +21,12 @@ export interface ReadSitemapContext {
 /** A read of one sitemap: where to start, and how each page becomes items (a fresh mapper per attempt). */
 export interface ReadSitemapSetup<T> extends ReadSitemapContext {
   createMapper: () => ItemMapper<T>;
+  /** How a sitemap's bytes are obtained: `openSitemap` (the network) unless a caller reads some from elsewhere (a local file). */
+  open?: SitemapOpener;
 }
+
+/** Opens one sitemap for reading; the default is `openSitemap`. */
+export type SitemapOpener = (url: string, options: OpenSitemapOptions) => Promise<OpenedSitemap>;
 
 // 500 is left out on purpose: it is as often a broken generator as a passing fault.
 const RETRY_STATUSES = new Set([
@@ -181,8 +186,8 @@ const pause = (ms: number, signal?: AbortSignal) =>
   });
 
 /** One attempt: fetch, stream-parse and hand out events; returns the summary. */
-async function* readOnce<T>(ref: SitemapRef, options: WalkOptions, cursor: ReadCursor<T>, signal?: AbortSignal) {
-  const opened = await openSitemap(ref.url, sitemapRequestOptions(options, signal));
+async function* readOnce<T>(ref: SitemapRef, options: WalkOptions, cursor: ReadCursor<T>, setup: ReadSitemapSetup<T>) {
+  const opened = await (setup.open ?? openSitemap)(ref.url, sitemapRequestOptions(options, setup.signal));
   const parser = createSitemapParser({ sitemapUrl: opened.url, maxUrlLength: options.maxUrlLength });
   for await (const chunk of opened.bytes) {
     yield* cursor.take(parser.write(chunk));
@@ -209,7 +214,7 @@ export async function* readSitemap<T>(
   for (let attempt = 1; ; attempt += 1) {
     const cursor = new ReadCursor(ref, options, { ...setup, skip, mapItems: setup.createMapper() });
     try {
-      return yield* readOnce(ref, options, cursor, setup.signal);
+      return yield* readOnce(ref, options, cursor, setup);
     } catch (error) {
       // Cancelled (a `break`, a stop, a budget): nothing failed, so nothing is logged or wrapped.
       if (setup.signal?.aborted) throw error;
