@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { Command, CommanderError, Option } from 'commander';
 import type { Io } from './io.js';
-import { addFilterOptions, addNetworkOptions, collect } from './options.js';
+import { addFilterOptions, addNetworkOptions, collect } from './flags.js';
 
 /** A command's action (flags typed by each command, from commander's opts()); loaded on demand, returns the exit code. */
 export type Action = (positionals: string[], flags: never, io: Io) => Promise<number>;
@@ -113,8 +113,16 @@ function registerCommands(program: Command, run: (action: () => Promise<Action>)
   demo.action(run(async () => (await import('./commands/demo.js')).demoCommand));
 }
 
+/** Logs on stderr (stdout carries data): silent unless -v, LOG_LEVEL or FACTORY_LOG_LEVEL. */
+async function configureLogs(verbose: boolean, env: NodeJS.ProcessEnv): Promise<void> {
+  const { sendLogsTo, setLogLevel } = await import('../lib/utils/logger.js');
+  sendLogsTo('stderr');
+  // Child failures are printed as data (stderr lines or NDJSON events): logs are for -v.
+  setLogLevel(env.FACTORY_LOG_LEVEL ?? env.LOG_LEVEL ?? (verbose ? 'info' : 'error'));
+}
+
 /** Builds the `crawler-factory` program over the given streams; `result.code` holds the action's exit code. */
-export function buildProgram(io: Io, result: { code: number }): Command {
+export function buildProgram(io: Io, result: { code: number; ran: boolean }): Command {
   const program = new Command('crawler-factory')
     .description('Find every URL a site publishes in its sitemaps: streaming, SSRF-safe, resumable.')
     .version(packageVersion(), '-V, --version', 'print the version')
@@ -126,6 +134,8 @@ export function buildProgram(io: Io, result: { code: number }): Command {
   program.addHelpText('after', '\nExit: 0 done (child errors reported), 1 fatal error, 2 usage error, 130 interrupted.\nEnvironment: FACTORY_LOG_LEVEL, LOG_LEVEL, FACTORY_ALLOW_HOSTS, FACTORY_RESOLVE, HTTPS_PROXY, NO_PROXY, REDIS_URL.\n');
   const run = (load: () => Promise<Action>) => async (...args: unknown[]) => {
     const command = args.at(-1) as Command;
+    result.ran = true;
+    await configureLogs(command.opts().verbose === true, io.env);
     const positionals = command.processedArgs.flatMap((value: unknown) => (Array.isArray(value) ? (value as string[]) : value === undefined ? [] : [String(value)]));
     result.code = await (await load())(positionals, command.opts() as never, io);
   };

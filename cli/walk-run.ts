@@ -1,10 +1,10 @@
-import { isFactoryError } from '../lib/factory/errors.js';
 import { walkSitemapEvents, walkUrlEvents, type WalkCallOptions, type WalkEvent } from '../lib/factory/sitemap.js';
 import type { SitemapEntry } from '../lib/factory/types.js';
 import type { Input } from './inputs.js';
 import type { Io } from './io.js';
 import { CSV_HEADER, csvField, type DataSink } from './output.js';
 import { ProgressLine, RunCounts } from './progress.js';
+import { fatalBody, fatalLine } from './report.js';
 
 /** `--format`: plain URLs, NDJSON events, CSV rows or one JSON array of entries. */
 export type OutputFormat = 'lines' | 'ndjson' | 'csv' | 'json';
@@ -24,12 +24,6 @@ export interface WalkOutcome {
   counts: RunCounts;
   fatal: unknown;
   interrupted: boolean;
-}
-
-/** A fatal error as data: kind, URL and message (a non-factory error is reported as what it is). */
-export function fatalBody(error: unknown): { kind: string; url: string | null; message: string } {
-  if (isFactoryError(error)) return { kind: error.kind, url: error.url, message: error.message };
-  return { kind: 'internal', url: null, message: error instanceof Error ? error.message : String(error) };
 }
 
 function csvRow(entry: SitemapEntry): string {
@@ -107,22 +101,13 @@ export async function runWalk(inputs: AsyncIterable<Input>, options: WalkCallOpt
       outcome.fatal ??= error;
       if (!display.discard) await writer.raw(formatter.fatal(error));
       progress.clear();
-      const body = fatalBody(error);
-      io.stderr.write(`crawler-factory: ${body.kind}: ${body.message}${body.url ? ` (${body.url})` : ''}${hint(body.kind)}\n`);
+      io.stderr.write(fatalLine(error));
     }
     if (writer.isClosed || options.signal.aborted) break;
   }
   if (!display.discard && !writer.isClosed) await writer.raw(formatter.close());
   progress.done(counts);
   return outcome;
-}
-
-/** What to do next, for the errors a user can fix with a flag. */
-export function hint(kind: string): string {
-  if (kind === 'blocked_ssrf') return '\n  hint: the target is loopback or private; allow it with --allow-host HOST[:PORT] (the server: FACTORY_ALLOW_HOSTS) or --allow-private';
-  if (kind === 'timeout') return '\n  hint: raise --timeout MS';
-  if (kind === 'not_sitemap') return '\n  hint: pass the sitemap URL itself (walk https://host/sitemap.xml) or check robots.txt';
-  return '';
 }
 
 /** `walked 1,500 URLs from 2 sitemaps (1 error) in 0.4s`. */
