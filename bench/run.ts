@@ -25,7 +25,8 @@ for (const scenario of config.scenarios) scenarios.push(await runScenario(root, 
 const ratios = computeRatios(scenarios);
 const targets = evaluateTargets(scenarios, ratios);
 process.stdout.write(markdown(scenarios, ratios, targets));
-const out = join(root, 'bench', 'results', config.quick ? 'quick.json' : 'latest.json');
+// Only --save rewrites the tracked results; an ordinary run writes beside them in .tmp/ (git-ignored).
+const out = join(root, ...(config.save ? ['bench', 'results'] : ['.tmp', 'bench']), config.quick ? 'quick.json' : 'latest.json');
 await mkdir(dirname(out), { recursive: true });
 await writeFile(out, `${JSON.stringify({ generatedAt: new Date().toISOString(), machine: machine(), config, scenarios, ratios, targets }, null, 2)}\n`);
 process.stderr.write(`[bench] wrote ${out}\n`);

@@ -24,6 +24,8 @@ export function runsFor(scenario: Scenario, name: ContenderName): number {
 /** Everything a bench run does, decided from the command line. */
 export interface BenchConfig {
   quick: boolean;
+  /** Write the results over the tracked bench/results/ files (otherwise to .tmp/bench/, ignored by git). */
+  save: boolean;
   scenarios: Scenario[];
   /** A contender run taking longer is killed and reported as failed. */
   timeoutMs: number;
@@ -50,9 +52,9 @@ function parseOnly(only: string | undefined): ContenderName[] | null {
   return names as ContenderName[];
 }
 
-/** Reads `--quick`, `--only engine[,crawlee]` and `--runs N`. */
+/** Reads `--quick`, `--only engine[,crawlee]`, `--runs N` and `--save`. */
 export function readConfig(argv: string[]): BenchConfig {
-  const { values } = parseArgs({ args: argv, options: { quick: { type: 'boolean' }, only: { type: 'string' }, runs: { type: 'string' } } });
+  const { values } = parseArgs({ args: argv, options: { quick: { type: 'boolean' }, only: { type: 'string' }, runs: { type: 'string' }, save: { type: 'boolean' } } });
   const quick = values.quick ?? false;
   const only = parseOnly(values.only);
   const runs = values.runs === undefined ? null : Number(values.runs);
@@ -60,5 +62,5 @@ export function readConfig(argv: string[]): BenchConfig {
   const scenarios = (quick ? QUICK : FULL)
     .map((s) => ({ ...s, runs: runs ?? s.runs, contenders: s.contenders.filter((c) => only === null || only.includes(c)) }))
     .filter((s) => s.contenders.length > 0);
-  return { quick, scenarios, timeoutMs: 5 * 60_000 };
+  return { quick, save: values.save ?? false, scenarios, timeoutMs: 5 * 60_000 };
 }
