@@ -17,6 +17,8 @@ export interface Input {
 }
 
 const SCHEME = /^([a-z][a-z0-9+.-]*):/i;
+// `example.com/x.xml`, `127.0.0.1:8080/x.xml`: a host (with a dot or a port) before the first slash.
+const HOST_THEN_PATH = /^[^/\s:]+(\.[^/\s:]+)*(:\d+)?\//;
 const LOOKS_LIKE_PATH = /^(\.{1,2}[\\/]|[\\/]|~)|\.(xml|gz|txt|rss|atom)$/i;
 
 function isFile(path: string): boolean {
@@ -37,7 +39,7 @@ export function resolveInput(raw: string, io: Io, quiet = false): Input {
     if (!isFile(text)) throw new UsageError(`refused "${text}": the ${scheme}: scheme is not fetched; ${ACCEPTED_INPUTS}`);
   }
   if (isFile(text)) return { url: pathToFileURL(resolve(text)).href, local: true };
-  if (LOOKS_LIKE_PATH.test(text) && !/^[^/]+\.[a-z]{2,}\//i.test(text)) throw new UsageError(`no such file: ${text}; ${ACCEPTED_INPUTS}`);
+  if (LOOKS_LIKE_PATH.test(text) && !HOST_THEN_PATH.test(text)) throw new UsageError(`no such file: ${text}; ${ACCEPTED_INPUTS}`);
   if (text === '' || /\s/.test(text)) throw new UsageError(`not a URL: "${text}"; ${ACCEPTED_INPUTS}`);
   const url = `https://${text}`;
   if (!quiet) io.stderr.write(`crawler-factory: no scheme in "${text}": using ${url}\n`);

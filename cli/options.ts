@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { proxyFromEnv } from '../lib/factory/fetch/proxy.js';
-import { parseResolveEntry, type NetPolicy, type WalkOptionsInput } from '../lib/factory/limits.js';
+import { parseResolveEntry, REFUSED_HEADERS, type NetPolicy, type WalkOptionsInput } from '../lib/factory/limits.js';
 import type { FilterOptionsInput } from '../lib/factory/filter/index.js';
 import { UsageError } from './io.js';
 
@@ -68,7 +68,9 @@ function headersFrom(flags: CommonFlags): Record<string, string> {
   for (const header of flags.header ?? []) {
     const colon = header.indexOf(':');
     if (colon <= 0) throw new UsageError(`--header takes "Name: value", not "${header}"`);
-    headers[header.slice(0, colon).trim().toLowerCase()] = header.slice(colon + 1).trim();
+    const name = header.slice(0, colon).trim().toLowerCase();
+    if (REFUSED_HEADERS.has(name)) throw new UsageError(`--header ${name} is not settable (hop-by-hop, Host, Content-Length and Accept-Encoding are the client's)`);
+    headers[name] = header.slice(colon + 1).trim();
   }
   if (flags.cookie !== undefined) headers.cookie = flags.cookie;
   return headers;
