@@ -25,7 +25,9 @@ for (const scenario of config.scenarios) scenarios.push(await runScenario(root, 
 const ratios = computeRatios(scenarios);
 const targets = evaluateTargets(scenarios, ratios);
 process.stdout.write(markdown(scenarios, ratios, targets));
-const out = config.out === null ? join(root, 'bench', 'results', config.quick ? 'quick.json' : 'latest.json') : resolve(root, config.out);
+// Only --save rewrites the tracked results; an ordinary run writes beside them in .tmp/ (git-ignored), or to --out.
+const saved = join(root, ...(config.save ? ['bench', 'results'] : ['.tmp', 'bench']), config.quick ? 'quick.json' : 'latest.json');
+const out = config.out === null ? saved : resolve(root, config.out);
 await mkdir(dirname(out), { recursive: true });
 await writeFile(out, `${JSON.stringify({ generatedAt: new Date().toISOString(), machine: machine(), config, scenarios, ratios, targets }, null, 2)}\n`);
 process.stderr.write(`[bench] wrote ${out}\n`);

@@ -1,6 +1,7 @@
 #!/usr/bin/env node
-// Runs the TypeScript CLI directly (tsx), so `npx crawler-factory` works right after `npm ci` with no build step.
+// Development launcher: runs the TypeScript CLI from source (tsx), for tests and work before a build.
+// The installed package's bin is dist/cli/bin.js, compiled JavaScript run by plain node.
 import { register } from 'tsx/esm/api';
 
 register();
-await import('../cli/main.ts');
+await import('../cli/bin.ts');

@@ -1,25 +1,39 @@
+import { createWriteStream } from 'node:fs';
+import { rename, unlink } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
+import { once } from 'node:events';
 import type { Writable } from 'node:stream';
 
-/** Writes data lines to stdout with backpressure; a closed pipe (`| head`) ends the program quietly. */
+/** Writes data lines with backpressure; a closed pipe (`| head`, EPIPE) marks it closed so the run ends quietly. */
 export class LineWriter {
   private closed = false;
 
-  constructor(private readonly stream: Writable = process.stdout) {
+  constructor(readonly stream: Writable) {
     stream.on('error', (error: NodeJS.ErrnoException) => {
-      if (error.code !== 'EPIPE') throw error;
+      if (error.code !== 'EPIPE' && error.code !== 'ERR_STREAM_DESTROYED') throw error;
       this.closed = true;
     });
   }
 
   /** True once the reader went away: the caller should stop producing. */
   get isClosed(): boolean {
-    return this.closed;
+    return this.closed || this.stream.destroyed;
   }
 
-  /** Writes lines (one string per line), waiting for the pipe to drain when it is full. */
+  /** Writes text as is, waiting for the stream to drain when it is full. */
+  async raw(text: string): Promise<void> {
+    if (this.isClosed || text === '') return;
+    if (!this.stream.write(text)) await this.drained();
+  }
+
+  /** Writes lines (one string per line). */
   async lines(lines: string[]): Promise<void> {
-    if (this.closed || lines.length === 0) return;
-    if (!this.stream.write(`${lines.join('\n')}\n`)) await this.drained();
+    if (lines.length > 0) await this.raw(`${lines.join('\n')}\n`);
+  }
+
+  /** Writes one JSON object per line. */
+  async json(objects: unknown[]): Promise<void> {
+    await this.lines(objects.map((object) => JSON.stringify(object)));
   }
 
   /** Waits for 'drain' (or 'close'), removing both listeners so a long walk does not pile them up. */
@@ -34,9 +48,52 @@ export class LineWriter {
       this.stream.on('close', done);
     });
   }
-
-  /** Writes one JSON object per line. */
-  async json(objects: unknown[]): Promise<void> {
-    await this.lines(objects.map((object) => JSON.stringify(object)));
-  }
 }
+
+/** Where data goes: stdout, or a file written atomically (a temp file renamed into place only on success). */
+export interface DataSink {
+  writer: LineWriter;
+  /** Renames the file into place (or does nothing for stdout). */
+  commit(): Promise<void>;
+  /** Removes the temp file: a failed run leaves no file behind. */
+  discard(): Promise<void>;
+}
+
+/** Stdout as a sink. */
+export function stdoutSink(stdout: Writable): DataSink {
+  return { writer: new LineWriter(stdout), commit: async () => undefined, discard: async () => undefined };
+}
+
+/** A file as a sink: written to `.name.tmp-PID-RAND` beside it, renamed over it by `commit`. */
+export async function fileSink(path: string): Promise<DataSink> {
+  const temp = join(dirname(path), `.${basename(path)}.tmp-${process.pid}-${Math.random().toString(36).slice(2, 8)}`);
+  const stream = createWriteStream(temp, { flags: 'wx' });
+  await once(stream, 'open');
+  const finish = async () => {
+    if (!stream.closed) {
+      stream.end();
+      await once(stream, 'close');
+    }
+  };
+  return {
+    writer: new LineWriter(stream),
+    commit: async () => {
+      await finish();
+      await rename(temp, path);
+    },
+    discard: async () => {
+      await finish();
+      await unlink(temp).catch(() => undefined);
+    },
+  };
+}
+
+/** One CSV field, quoted as RFC 4180 asks when it holds a comma, a quote or a line break. */
+export function csvField(value: string | number | null | undefined): string {
+  if (value === null || value === undefined) return '';
+  const text = String(value);
+  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+}
+
+/** The CSV columns of `--format csv`. */
+export const CSV_HEADER = 'url,lastmod,changefreq,priority,locale,source';

@@ -24,6 +24,8 @@ interface OrchestrationSummary {
   retries: number;
   errors: number;
   elapsedMs: number;
+  /** The job's reported errors: printed on stderr when it did not finish, not part of the JSON line. */
+  failures: JobStatus['errors'];
 }
 
 interface RunOptions {
@@ -72,7 +74,13 @@ async function orchestrate(options: RunOptions & { out: WriteStream | null }): P
   const urls = await readShards(options.client, status, options.out);
   const { jobId, state, urlsFound, shardsWritten: shards, errors } = status;
   const elapsedMs = Math.round(performance.now() - startedAt);
-  return { jobId, state, urls, urlsFound, shards, calls, retries: options.client.retries, errors: errors.length, elapsedMs };
+  return { jobId, state, urls, urlsFound, shards, calls, retries: options.client.retries, errors: errors.length, elapsedMs, failures: errors };
+}
+
+/** A job that did not finish says why on stderr: each reported error's kind, URL and message. */
+function reportFailedJob(state: string, failures: Array<{ kind: string; url: string | null; message: string }>): void {
+  process.stderr.write(`orchestrate: job ended ${state}${failures.length === 0 ? ' (no error reported)' : ':'}\n`);
+  for (const failure of failures) process.stderr.write(`  ${failure.kind}: ${failure.message}${failure.url ? ` (${failure.url})` : ''}\n`);
 }
 
 const CLI_OPTIONS = {
@@ -109,7 +117,9 @@ async function main(argv: string[]): Promise<number> {
   const out = cli.out ? createWriteStream(cli.out) : null;
   try {
     const summary = await orchestrate({ client, rootUrl: cli.root ?? null, jobId: cli.job ?? null, budgetMs: cli.budgetMs, progress, out });
-    process.stdout.write(`${JSON.stringify(summary)}\n`);
+    const { failures: _failures, ...line } = summary;
+    process.stdout.write(`${JSON.stringify(line)}\n`);
+    if (summary.state !== 'done') reportFailedJob(summary.state, summary.failures);
     return summary.state === 'done' ? 0 : 1;
   } finally {
     if (out) await new Promise<void>((done) => out.end(done));

@@ -24,10 +24,12 @@ export function runsFor(scenario: Scenario, name: ContenderName): number {
 /** Everything a bench run does, decided from the command line. */
 export interface BenchConfig {
   quick: boolean;
+  /** Write the results over the tracked bench/results/ files (otherwise to .tmp/bench/, ignored by git). */
+  save: boolean;
   scenarios: Scenario[];
   /** A contender run taking longer is killed and reported as failed. */
   timeoutMs: number;
-  /** Where the JSON of the run goes, relative to the project; default bench/results/latest.json (quick.json for --quick). */
+  /** Where the JSON of the run goes, relative to the project; default .tmp/bench/latest.json (quick.json for --quick), bench/results/ with --save. */
   out: string | null;
 }
 
@@ -52,9 +54,9 @@ function parseOnly(only: string | undefined): ContenderName[] | null {
   return names as ContenderName[];
 }
 
-/** Reads `--quick`, `--only engine[,crawlee]`, `--runs N` and `--out FILE`. */
+/** Reads `--quick`, `--only engine[,crawlee]`, `--runs N` and `--out FILE` (default .tmp/bench/) and `--save` (rewrites bench/results/). */
 export function readConfig(argv: string[]): BenchConfig {
-  const { values } = parseArgs({ args: argv, options: { quick: { type: 'boolean' }, only: { type: 'string' }, runs: { type: 'string' }, out: { type: 'string' } } });
+  const { values } = parseArgs({ args: argv, options: { quick: { type: 'boolean' }, only: { type: 'string' }, runs: { type: 'string' }, out: { type: 'string' }, save: { type: 'boolean' } } });
   const quick = values.quick ?? false;
   const only = parseOnly(values.only);
   const runs = values.runs === undefined ? null : Number(values.runs);
@@ -62,5 +64,5 @@ export function readConfig(argv: string[]): BenchConfig {
   const scenarios = (quick ? QUICK : FULL)
     .map((s) => ({ ...s, runs: runs ?? s.runs, contenders: s.contenders.filter((c) => only === null || only.includes(c)) }))
     .filter((s) => s.contenders.length > 0);
-  return { quick, scenarios, timeoutMs: 5 * 60_000, out: values.out ?? null };
+  return { quick, save: values.save ?? false, scenarios, timeoutMs: 5 * 60_000, out: values.out ?? null };
 }

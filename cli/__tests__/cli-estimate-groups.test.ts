@@ -95,7 +95,7 @@ describe('crawler-factory groups', () => {
 
   it('is listed in the help with estimate', async () => {
     const run = await runCli(['--help']);
-    expect(run.stdout).toContain('crawler-factory estimate <rootUrl>');
-    expect(run.stdout).toContain('crawler-factory groups <url>');
+    expect(run.stdout).toContain('estimate [options] <rootUrl>');
+    expect(run.stdout).toContain('groups [options] <input>');
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { runCli } from '../../test/helpers/run-cli.js';
+import { runMain } from '../../test/helpers/run-cli.js';
 
 describe('arguments refused as usage errors (exit 2, a message on stderr)', () => {
   it.each([
@@ -12,7 +12,7 @@ describe('arguments refused as usage errors (exit 2, a message on stderr)', () =
     [['estimate', 'http://x.test/', '--budget', '700000']],
     [['demo', '--port', 'abc']],
   ])('%j', async (args) => {
-    const run = await runCli(args);
+    const run = await runMain(args);
     expect(run.code).toBe(2);
     expect(run.stderr.trim().length).toBeGreaterThan(0);
   });

@@ -1,43 +1,41 @@
-import { intFlag, parseCommandArgs, walkOptionsFrom } from '../args.js';
-import { progressWanted } from '../progress.js';
-import { runWalk } from './walk.js';
 import { startDemoSite } from '../../lib/demo/demo-site.js';
-
-const DEMO_FLAGS = {
-  port: { type: 'string' },
-  keep: { type: 'boolean', default: false },
-  urls: { type: 'boolean', default: false },
-} as const;
+import { resolveWalkOptions } from '../../lib/factory/limits.js';
+import type { Io } from '../io.js';
+import { intFlag, walkOptionsFrom } from '../options.js';
+import { stdoutSink } from '../output.js';
+import { runWalk } from '../walk-run.js';
+import { exitCodeOf, watchInterrupts, type WalkFlags } from './walk.js';
 
 /**
  * `crawler-factory demo`: serves the bundled demo site on 127.0.0.1 and discovers it end to end.
- * Prints a summary (or every URL with --urls, or NDJSON events with --ndjson); --keep leaves the site up.
+ * Prints a summary (or every URL with --urls, or the data in any --format); --keep leaves the site up.
  */
-export async function demoCommand(args: string[]): Promise<number> {
-  const { values } = parseCommandArgs(args, DEMO_FLAGS);
-  const port = intFlag('port', values.port, 0, 65_535) ?? 0;
+export async function demoCommand(_args: string[], flags: WalkFlags & { port?: string; keep?: boolean; urls?: boolean }, io: Io): Promise<number> {
+  const port = intFlag('port', flags.port, 0, 65_535) ?? 0;
   const site = await startDemoSite({ port });
-  process.stderr.write(`demo site serving on ${site.origin} (robots.txt, nested index, gzip children, hreflang, extensions)\n`);
-  const options = walkOptionsFrom(values);
-  options.net = { ...options.net, allowHosts: [...(options.net?.allowHosts ?? []), new URL(site.origin).host] };
-  const quiet = !values.urls && !values.ndjson;
-  const startedAt = Date.now();
-  const outcome = await runWalk(site.rootUrl, options, {
-    ndjson: values.ndjson,
-    progress: progressWanted(values.progress),
-    ...(quiet ? { discard: true } : {}),
-  });
-  const seconds = (Date.now() - startedAt) / 1000;
-  if (quiet) {
-    process.stdout.write(
-      `discovered ${outcome.urls.toLocaleString('en')} page URLs from ${outcome.sitemaps} sitemaps ` +
-        `(${outcome.errors} reported errors, as planted) in ${seconds.toFixed(1)} s\n`,
+  io.stderr.write(`demo site serving on ${site.origin} (robots.txt, nested index, gzip children, hreflang, extensions)\n`);
+  const options = resolveWalkOptions(walkOptionsFrom(flags, io.env));
+  options.net = { ...options.net, allowHosts: [...options.net.allowHosts, new URL(site.origin).host] };
+  const format = flags.ndjson ? 'ndjson' : flags.format;
+  const discard = !flags.urls && format === 'lines' && !flags.ndjson;
+  const controller = new AbortController();
+  const watch = watchInterrupts(io, controller);
+  const display = { format, progress: flags.progress === true || io.stderrIsTTY, quiet: flags.quiet === true, discard };
+  const inputs = (async function* () {
+    yield { url: site.rootUrl, local: false };
+  })();
+  const outcome = await runWalk(inputs, { ...options, signal: controller.signal }, display, { ...io, sink: stdoutSink(io.stdout) }).finally(watch.dispose);
+  if (discard) {
+    const { counts } = outcome;
+    io.stdout.write(
+      `discovered ${counts.urls.toLocaleString('en')} page URLs from ${counts.sitemapsDone} sitemaps ` +
+        `(${counts.errors} reported errors, as planted) in ${(counts.elapsedMs() / 1000).toFixed(1)} s\n`,
     );
   }
-  if (values.keep) {
-    process.stderr.write(`still serving ${site.rootUrl} (Ctrl-C to stop)\n`);
-    await new Promise(() => undefined);
+  if (flags.keep) {
+    io.stderr.write(`still serving ${site.rootUrl} (Ctrl-C to stop)\n`);
+    await new Promise((stop) => process.once('SIGINT', stop));
   }
   await site.close();
-  return 0;
+  return exitCodeOf(outcome, watch.signalled());
 }

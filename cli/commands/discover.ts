@@ -1,17 +1,19 @@
-import { parseCommandArgs, requirePositional, walkOptionsFrom } from '../args.js';
-import { LineWriter } from '../output.js';
 import { discover } from '../../lib/factory/discovery/discovery.js';
 import { resolveWalkOptions } from '../../lib/factory/limits.js';
+import { resolveInput } from '../inputs.js';
+import { UsageError, type Io } from '../io.js';
+import { walkOptionsFrom, type CommonFlags } from '../options.js';
+import { LineWriter } from '../output.js';
 
 /** `crawler-factory discover <rootUrl>`: the site's sitemap URLs, one a line (or NDJSON with --ndjson). */
-export async function discoverCommand(args: string[]): Promise<number> {
-  const { values, positionals } = parseCommandArgs(args, {});
-  const rootUrl = requirePositional(positionals, 'rootUrl');
-  const found = await discover(rootUrl, resolveWalkOptions(walkOptionsFrom(values)));
-  const writer = new LineWriter();
-  if (!values.ndjson) {
-    for (const problem of found.problems) process.stderr.write(`skipped ${problem.kind} ${problem.url}: ${problem.message}\n`);
-    if (found.sitemaps.length === 0) process.stderr.write(`no sitemap found for ${found.rootUrl}\n`);
+export async function discoverCommand([raw = '']: string[], flags: CommonFlags & { ndjson?: boolean }, io: Io): Promise<number> {
+  const input = resolveInput(raw, io, flags.quiet);
+  if (input.local) throw new UsageError('discover takes a site URL, not a local file (walk reads sitemap files)');
+  const found = await discover(input.url, resolveWalkOptions(walkOptionsFrom(flags, io.env)));
+  const writer = new LineWriter(io.stdout);
+  if (!flags.ndjson) {
+    if (!flags.quiet) for (const problem of found.problems) io.stderr.write(`skipped ${problem.kind} ${problem.url}: ${problem.message}\n`);
+    if (found.sitemaps.length === 0 && !flags.quiet) io.stderr.write(`no sitemap found for ${found.rootUrl}\n`);
     await writer.lines(found.sitemaps);
     return 0;
   }

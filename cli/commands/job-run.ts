@@ -1,6 +1,3 @@
-import { intFlag, parseCommandArgs, requirePositional, UsageError, walkOptionsFrom } from '../args.js';
-import { LineWriter } from '../output.js';
-import { progressWanted } from '../progress.js';
 import { createJob, getJobStatus, readJobShard, runSlice } from '../../lib/factory/jobs/index.js';
 import type { NetPolicyInput } from '../../lib/factory/limits.js';
 import type { JobStatus } from '../../lib/factory/types.js';
@@ -8,21 +5,30 @@ import type { JobStore } from '../../lib/store/job-store.js';
 import { assertJobId } from '../../lib/store/job-id.js';
 import { MemoryJobStore } from '../../lib/store/memory-job-store.js';
 import { connectRedisJobStore, createUpstashJobStore, openJobStore } from '../../lib/store/open-job-store.js';
+import { resolveInput } from '../inputs.js';
+import { UsageError, type Io } from '../io.js';
+import { intFlag, walkOptionsFrom, type CommonFlags } from '../options.js';
+import { LineWriter } from '../output.js';
+import { MIN_BUDGET_MS } from './estimate.js';
 
-const JOB_FLAGS = {
-  store: { type: 'string' },
-  resume: { type: 'string' },
-  budget: { type: 'string' },
-  urls: { type: 'boolean', default: false },
-} as const;
+/** The flags of `job run`. */
+export interface JobRunFlags extends CommonFlags {
+  store?: string;
+  resume?: string;
+  budget?: string;
+  urls?: boolean;
+}
+
+/** The warning for a store that forgets: printed on stderr whatever the verbosity. */
+export const MEMORY_STORE_WARNING = 'warning: in-memory job store: jobs do not survive a restart (use --store redis://HOST:PORT, REDIS_URL or UPSTASH_REDIS_REST_URL)';
 
 /** Opens the store named by --store (memory, redis://..., upstash), else the one the environment names. */
-async function openStore(spec: string | undefined): Promise<JobStore> {
-  if (spec === undefined) return openJobStore(process.env);
+async function openStore(spec: string | undefined, env: NodeJS.ProcessEnv): Promise<JobStore> {
+  if (spec === undefined) return openJobStore(env);
   if (spec === 'memory') return new MemoryJobStore();
   if (/^rediss?:\/\//.test(spec)) return connectRedisJobStore(spec);
   if (spec === 'upstash') {
-    const { UPSTASH_REDIS_REST_URL: url, UPSTASH_REDIS_REST_TOKEN: token } = process.env;
+    const { UPSTASH_REDIS_REST_URL: url, UPSTASH_REDIS_REST_TOKEN: token } = env;
     if (!url || !token) throw new UsageError('--store upstash needs UPSTASH_REDIS_REST_URL and UPSTASH_REDIS_REST_TOKEN');
     return createUpstashJobStore({ url, token });
   }
@@ -30,53 +36,67 @@ async function openStore(spec: string | undefined): Promise<JobStore> {
 }
 
 /** `[#####.....] 12/30 sitemaps · 12,000 urls · 12 shards` on stderr. */
-function drawProgress(status: JobStatus): void {
+function progressLine(status: JobStatus): string {
   const total = status.sitemapsDone + status.sitemapsPending;
   const filled = total === 0 ? 0 : Math.round((20 * status.sitemapsDone) / total);
   const bar = `${'#'.repeat(filled)}${'.'.repeat(20 - filled)}`;
-  const line = `[${bar}] ${status.sitemapsDone}/${total} sitemaps · ${status.urlsFound.toLocaleString('en')} urls · ${status.shardsWritten} shards · ${status.state}`;
-  process.stderr.write(`\r\x1b[2K${line}`);
+  return `\r\x1b[2K[${bar}] ${status.sitemapsDone}/${total} sitemaps · ${status.urlsFound.toLocaleString('en')} urls · ${status.shardsWritten} shards · ${status.state}`;
 }
 
-/** Runs slices until the job leaves `running`, redrawing progress from the store twice a second. */
-async function runToEnd(store: JobStore, jobId: string, options: { budgetMs: number; progress: boolean; net: NetPolicyInput }): Promise<JobStatus> {
-  const timer = options.progress ? setInterval(() => void getJobStatus(store, jobId).then(drawProgress, () => undefined), 500) : null;
+/** Runs slices until the job leaves `running` or a signal stops it (the slice then commits what it read and releases its leases). */
+async function runToEnd(store: JobStore, jobId: string, how: { budgetMs: number; progress: boolean; io: Io; signal: AbortSignal; net: NetPolicyInput }): Promise<JobStatus> {
+  const draw = () => void getJobStatus(store, jobId).then((status) => how.io.stderr.write(progressLine(status)), () => undefined);
+  const timer = how.progress ? setInterval(draw, 500) : null;
   try {
     let status = await getJobStatus(store, jobId);
-    while (status.state === 'running') status = await runSlice(store, jobId, { budgetMs: options.budgetMs, workerId: 'cli', net: options.net });
+    while (status.state === 'running' && !how.signal.aborted) {
+      status = await runSlice(store, jobId, { budgetMs: how.budgetMs, workerId: 'cli', signal: how.signal, net: how.net });
+    }
     return status;
   } finally {
     if (timer) clearInterval(timer);
   }
 }
 
-async function printShards(store: JobStore, status: JobStatus): Promise<void> {
-  const writer = new LineWriter();
+async function printShards(store: JobStore, status: JobStatus, io: Io): Promise<void> {
+  const writer = new LineWriter(io.stdout);
   for (let shard = 0; shard < status.shardsWritten && !writer.isClosed; shard += 1) {
     await writer.lines((await readJobShard(store, status.jobId, shard))?.urls ?? []);
   }
 }
 
+/** Aborts on SIGINT/SIGTERM; returns the signal and the cleanup. */
+function stopOnSignals(): { signal: AbortSignal; dispose: () => void } {
+  const controller = new AbortController();
+  const stop = () => controller.abort(new Error('stopped by signal'));
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
+  return { signal: controller.signal, dispose: () => (process.off('SIGINT', stop), process.off('SIGTERM', stop)) };
+}
+
 /** `crawler-factory job run <rootUrl>` (or `--resume <jobId>`): a resumable job to completion, over any store. */
-export async function jobRunCommand(args: string[]): Promise<number> {
-  const { values, positionals } = parseCommandArgs(args, JOB_FLAGS);
-  const budgetMs = intFlag('budget', values.budget, 100) ?? 10_000;
-  if (values.resume !== undefined && positionals.length > 0) throw new UsageError('give either <rootUrl> or --resume <jobId>, not both');
-  if (values.resume !== undefined) assertJobId(values.resume);
-  const store = await openStore(values.store);
+export async function jobRunCommand([raw]: Array<string | undefined>, flags: JobRunFlags, io: Io): Promise<number> {
+  const budgetMs = intFlag('budget', flags.budget, MIN_BUDGET_MS, 900_000) ?? 10_000;
+  if (flags.resume !== undefined && raw !== undefined) throw new UsageError('give either <rootUrl> or --resume <jobId>, not both');
+  if (flags.resume === undefined && raw === undefined) throw new UsageError('expected a <rootUrl> or --resume <jobId>');
+  if (flags.resume !== undefined) assertJobId(flags.resume);
+  const options = walkOptionsFrom(flags, io.env);
+  const store = await openStore(flags.store, io.env);
+  const signals = stopOnSignals();
   try {
-    const options = walkOptionsFrom(values);
-    const jobId = values.resume ?? (await createJob(store, { rootUrl: requirePositional(positionals, 'rootUrl'), options })).jobId;
-    process.stderr.write(`job ${jobId} on the ${store.kind} store${store.kind === 'memory' ? ' (gone when this process ends)' : ''}\n`);
-    const progress = progressWanted(values.progress);
+    if (store.kind === 'memory') io.stderr.write(`${MEMORY_STORE_WARNING}\n`);
+    const jobId = flags.resume ?? (await createJob(store, { rootUrl: resolveInput(raw ?? '', io, flags.quiet).url, options })).jobId;
+    if (!flags.quiet) io.stderr.write(`job ${jobId} on the ${store.kind} store\n`);
+    const progress = (flags.progress || io.stderrIsTTY) && !flags.quiet;
     // The network flags of this run apply to every slice, a resumed job's included (jobs never store a policy).
-    const status = await runToEnd(store, jobId, { budgetMs, progress, net: options.net ?? {} });
-    if (progress) drawProgress(status);
-    if (progress) process.stderr.write('\n');
-    if (values.urls) await printShards(store, status);
-    else process.stdout.write(`${JSON.stringify(status, null, 2)}\n`);
+    const status = await runToEnd(store, jobId, { budgetMs, progress, io, signal: signals.signal, net: options.net ?? {} });
+    if (progress) io.stderr.write(`${progressLine(status)}\n`);
+    if (signals.signal.aborted && !flags.quiet) io.stderr.write(`stopped: progress committed; continue with --resume ${jobId}\n`);
+    if (flags.urls) await printShards(store, status, io);
+    else io.stdout.write(`${JSON.stringify(status, null, 2)}\n`);
     return status.state === 'failed' ? 1 : 0;
   } finally {
+    signals.dispose();
     await store.close();
   }
 }

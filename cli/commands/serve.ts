@@ -1,20 +1,58 @@
+import { isIP } from 'node:net';
 import { fileURLToPath } from 'node:url';
-import { intFlag, netPolicyFrom, parseCommandArgs, UsageError } from '../args.js';
 import { startLocalApiServer } from '../../lib/http/local-server.js';
 import { resetServiceStore } from '../../lib/http/service.js';
+import { sendLogsTo, setLogLevel } from '../../lib/utils/logger.js';
+import { UsageError, type Io } from '../io.js';
+import { intFlag, netPolicyFrom } from '../options.js';
+import { MEMORY_STORE_WARNING } from './job-run.js';
 
-const SERVE_FLAGS = { port: { type: 'string' }, host: { type: 'string' } } as const;
+/** The flags of `serve`. */
+export interface ServeFlags {
+  port: string;
+  host: string;
+  insecure?: boolean;
+  allowPrivate?: boolean;
+  allowHost?: string[];
+  resolve?: string[];
+  verbose?: boolean;
+}
+
+// The route files sit beside this module's tree: api/ in the sources, dist/api/ in the build.
 const API_DIR = fileURLToPath(new URL('../../api/', import.meta.url));
 
-/** `crawler-factory serve [--port N] [--host H]`: the api/ handlers on a local HTTP server, until interrupted. */
-export async function serveCommand(args: string[]): Promise<number> {
-  const { values } = parseCommandArgs(args, SERVE_FLAGS);
-  const port = intFlag('port', values.port, 0, 65_535) ?? 3000;
-  refuseJobLimits(values);
-  netPolicyFrom(values); // validates --allow-host / --resolve now, not on the first request
-  exportNetworkFlags(values);
-  const server = await startLocalApiServer(API_DIR, { host: values.host ?? '127.0.0.1', port });
-  process.stderr.write(`serving ${server.routes.join(', ')} on ${server.origin}\n`);
+function isLoopback(host: string): boolean {
+  const bare = host.replace(/^\[|\]$/g, '');
+  return bare === 'localhost' || bare === '::1' || (isIP(bare) === 4 && bare.startsWith('127.'));
+}
+
+/** No store variable set: the handlers fall back to the in-memory store. */
+function usesMemoryStore(env: NodeJS.ProcessEnv): boolean {
+  return !env.REDIS_URL && !(env.UPSTASH_REDIS_REST_URL && env.UPSTASH_REDIS_REST_TOKEN) && !(env.KV_REST_API_URL && env.KV_REST_API_TOKEN);
+}
+
+/** The handlers read their network policy from the environment: the CLI's network flags are added to it. */
+function exportNetworkFlags(flags: ServeFlags, env: NodeJS.ProcessEnv): void {
+  const join = (current: string | undefined, extra: string[]) => [current, ...extra].filter(Boolean).join(',');
+  if (flags.allowPrivate) env.FACTORY_ALLOW_PRIVATE = '1';
+  if (flags.allowHost?.length) env.FACTORY_ALLOW_HOSTS = join(env.FACTORY_ALLOW_HOSTS, flags.allowHost);
+  if (flags.resolve?.length) env.FACTORY_RESOLVE = join(env.FACTORY_RESOLVE, flags.resolve);
+}
+
+/** `crawler-factory serve [--port N] [--host H]`: the api/ handlers on a local HTTP server until SIGINT/SIGTERM (exit 0). */
+export async function serveCommand(_args: string[], flags: ServeFlags, io: Io): Promise<number> {
+  const port = intFlag('port', flags.port, 0, 65_535) ?? 3000;
+  netPolicyFrom(flags); // validates --allow-host / --resolve now, not on the first request
+  if (!isLoopback(flags.host) && !io.env.FACTORY_API_TOKEN && !flags.insecure) {
+    throw new UsageError(`refusing to serve on ${flags.host} without FACTORY_API_TOKEN: set it (clients send "Authorization: Bearer <token>") or pass --insecure`);
+  }
+  exportNetworkFlags(flags, io.env);
+  if (usesMemoryStore(io.env)) io.stderr.write(`${MEMORY_STORE_WARNING}\n`);
+  const server = await startLocalApiServer(API_DIR, { host: flags.host, port });
+  // Loading the handlers pointed logs at stdout (as the functions log); in the CLI they belong on stderr.
+  sendLogsTo('stderr');
+  setLogLevel(io.env.FACTORY_LOG_LEVEL ?? io.env.LOG_LEVEL ?? (flags.verbose ? 'info' : 'error'));
+  io.stderr.write(`serving ${server.routes.join(', ')} on ${server.origin}\n`);
   await new Promise<void>((stop) => {
     process.once('SIGINT', stop);
     process.once('SIGTERM', stop);
@@ -23,20 +61,4 @@ export async function serveCommand(args: string[]): Promise<number> {
   // The handlers' cached store (a Redis connection) would otherwise hold the process open after the signal.
   await resetServiceStore();
   return 0;
-}
-
-/** Limits belong to each job (the `options` of a start request): a server-wide flag would be silently ignored. */
-function refuseJobLimits(values: Record<string, unknown>): void {
-  const given = ['timeout', 'concurrency', 'max-depth', 'max-urls', 'user-agent', 'ndjson'].filter((flag) => values[flag] !== undefined && values[flag] !== false);
-  if (given.length > 0) {
-    throw new UsageError(`serve takes no ${given.map((flag) => `--${flag}`).join(', ')}: limits are set per job in the start request's "options"`);
-  }
-}
-
-/** The handlers read their network policy from the environment: the CLI's network flags are added to it. */
-function exportNetworkFlags(values: { 'allow-private': boolean; 'allow-host': string[]; resolve: string[] }): void {
-  const join = (current: string | undefined, extra: string[]) => [current, ...extra].filter(Boolean).join(',');
-  if (values['allow-private']) process.env.FACTORY_ALLOW_PRIVATE = '1';
-  if (values['allow-host'].length > 0) process.env.FACTORY_ALLOW_HOSTS = join(process.env.FACTORY_ALLOW_HOSTS, values['allow-host']);
-  if (values.resolve.length > 0) process.env.FACTORY_RESOLVE = join(process.env.FACTORY_RESOLVE, values.resolve);
 }

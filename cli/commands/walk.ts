@@ -1,56 +1,67 @@
-import { parseCommandArgs, requirePositional, walkOptionsFrom } from '../args.js';
-import { LineWriter } from '../output.js';
-import { ProgressLine, progressWanted } from '../progress.js';
-import { walkSitemapEvents, walkUrlEvents, type WalkCallOptions, type WalkEvent } from '../../lib/factory/sitemap.js';
+import { resolveWalkOptions } from '../../lib/factory/limits.js';
+import { readInputs } from '../inputs.js';
+import type { Io } from '../io.js';
+import { walkOptionsFrom, type CommonFlags } from '../options.js';
+import { fileSink, stdoutSink, type DataSink } from '../output.js';
+import { runWalk, summaryLine, type OutputFormat, type WalkOutcome } from '../walk-run.js';
+import { isFactoryError } from '../../lib/factory/errors.js';
 
-/** How a walk is shown: NDJSON events or plain URLs, with or without a progress line. */
-export interface WalkOutput {
-  ndjson: boolean;
-  progress: boolean;
-  /** Count only, print nothing (the demo's summary mode). */
-  discard?: boolean;
+/** The flags of `walk`. */
+export interface WalkFlags extends CommonFlags {
+  format: OutputFormat;
+  ndjson?: boolean;
+  output?: string;
+  summary?: boolean;
 }
 
-/** What the caller learns from a finished walk. */
-export interface WalkOutcome {
-  urls: number;
-  sitemaps: number;
-  errors: number;
+/** Aborts the run on SIGINT/SIGTERM (exit 130) and on a closed stderr (exit 0); returns the cleanup. */
+export function watchInterrupts(io: Io, controller: AbortController): { signalled: () => boolean; dispose: () => void } {
+  let signalled = false;
+  const onSignal = () => {
+    signalled = true;
+    controller.abort(new Error('interrupted'));
+  };
+  const onStderrError = (error: NodeJS.ErrnoException) => {
+    if (error.code === 'EPIPE') controller.abort(new Error('stderr closed'));
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  io.stderr.on('error', onStderrError);
+  return {
+    signalled: () => signalled,
+    dispose: () => {
+      process.off('SIGINT', onSignal);
+      process.off('SIGTERM', onSignal);
+      io.stderr.off('error', onStderrError);
+    },
+  };
 }
 
-/** Turns a walk event into its NDJSON line (entries become `url` events). */
-function ndjsonLines<T>(event: WalkEvent<T>): unknown[] {
-  if (event.type === 'batch') return event.items.map((entry) => ({ type: 'url', ...(entry as object) }));
-  return [event];
+/** Exit code of a finished walk: 130 after a signal, 2 for a refused argument, 1 for another fatal error, else 0. */
+export function exitCodeOf(outcome: WalkOutcome, signalled: boolean): number {
+  if (signalled) return 130;
+  if (outcome.fatal === null) return 0;
+  return isFactoryError(outcome.fatal) && (outcome.fatal.kind === 'invalid_url' || outcome.fatal.kind === 'bad_request') ? 2 : 1;
 }
 
-/** Walks `url` (a site root is discovered first) and streams the result to stdout. */
-export async function runWalk(url: string, options: WalkCallOptions, output: WalkOutput): Promise<WalkOutcome> {
-  const writer = new LineWriter();
-  const progress = new ProgressLine(output.progress);
-  const counts = { urls: 0, sitemaps: 0, errors: 0 };
-  const events: AsyncGenerator<WalkEvent<unknown>> = output.ndjson ? walkSitemapEvents(url, options) : walkUrlEvents(url, options);
-  for await (const event of events) {
-    if (event.type === 'batch') counts.urls += event.items.length;
-    if (event.type === 'sitemap') counts.sitemaps += 1;
-    if (event.type === 'error') {
-      counts.errors += 1;
-      if (!output.ndjson) process.stderr.write(`${output.progress ? '\n' : ''}error ${event.kind} ${event.url ?? ''}: ${event.message}\n`);
-    }
-    if (output.discard) progress.update(counts);
-    else if (output.ndjson) await writer.json(ndjsonLines(event));
-    else if (event.type === 'batch') await writer.lines(event.items as string[]);
-    if (writer.isClosed) break;
-    progress.update(counts);
+/** `crawler-factory walk <input...>`: page URLs (or entries as NDJSON, CSV, JSON) of sites, sitemaps or local files. */
+export async function walkCommand(inputs: string[], flags: WalkFlags, io: Io): Promise<number> {
+  const format: OutputFormat = flags.ndjson ? 'ndjson' : flags.format;
+  const options = resolveWalkOptions(walkOptionsFrom(flags, io.env));
+  const sink: DataSink = flags.output === undefined ? stdoutSink(io.stdout) : await fileSink(flags.output);
+  const controller = new AbortController();
+  const watch = watchInterrupts(io, controller);
+  let outcome: WalkOutcome | null = null;
+  try {
+    const display = { format, progress: flags.progress === true || io.stderrIsTTY, quiet: flags.quiet === true };
+    outcome = await runWalk(readInputs(inputs, io, flags.quiet), { ...options, signal: controller.signal }, display, { ...io, sink });
+  } finally {
+    watch.dispose();
+    if (outcome !== null && outcome.fatal === null && !watch.signalled()) await sink.commit();
+    else await sink.discard();
   }
-  progress.done(counts);
-  return counts;
-}
-
-/** `crawler-factory walk <url>`: page URLs, one a line (or NDJSON events with --ndjson). */
-export async function walkCommand(args: string[]): Promise<number> {
-  const { values, positionals } = parseCommandArgs(args, {});
-  const url = requirePositional(positionals, 'url');
-  await runWalk(url, walkOptionsFrom(values), { ndjson: values.ndjson, progress: progressWanted(values.progress) });
-  return 0;
+  if (!flags.quiet && (flags.summary || io.stderrIsTTY || watch.signalled()) && !io.stderr.destroyed) {
+    io.stderr.write(summaryLine(outcome, flags.output ?? null));
+  }
+  return exitCodeOf(outcome, watch.signalled());
 }

@@ -1,5 +1,6 @@
 import { isIP } from 'node:net';
 import { z } from 'zod';
+import { FilterOptionsSchema } from './filter/filter-options.js';
 
 /** Default limits (DESIGN "Limits"); every one is an option, and each violation has its own error kind. */
 export const DEFAULT_LIMITS = {
@@ -30,7 +31,43 @@ export const DEFAULT_LIMITS = {
   /** Sub-sitemaps in flight at once. */
   concurrency: 8,
   userAgent: 'AlgoliaCentralFactory/1.0',
+  /** Extra attempts at a sitemap after a dropped connection, a 502/503/504, or a 429/503 whose Retry-After fits the deadline. */
+  retries: 2,
 } as const;
+
+/**
+ * Request headers a caller may not set: hop-by-hop headers (RFC 9110 section 7.6.1) belong to one connection, and
+ * Host, Content-Length and Accept-Encoding are the client's to decide (the byte caps depend on them).
+ */
+export const REFUSED_HEADERS = new Set([
+  'connection',
+  'keep-alive',
+  'proxy-authenticate',
+  'proxy-authorization',
+  'proxy-connection',
+  'te',
+  'trailer',
+  'transfer-encoding',
+  'upgrade',
+  'host',
+  'content-length',
+  'accept-encoding',
+]);
+
+// RFC 9110 token characters for a field name; a value may not carry CR, LF or NUL (header injection).
+const HeaderNameSchema = z
+  .string()
+  .regex(/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/, 'not a valid header name')
+  .transform((name) => name.toLowerCase())
+  .refine((name) => !REFUSED_HEADERS.has(name), { message: 'hop-by-hop, Host, Content-Length and Accept-Encoding headers are not settable' });
+const HeaderValueSchema = z.string().max(8_192).regex(/^[^\r\n\0]*$/, 'header values may not contain CR, LF or NUL');
+
+/** An outbound proxy: http(s) URL; hosts matching `noProxy` (NO_PROXY syntax: `host`, `.suffix`, `*`) go direct. */
+export const ProxySchema = z.object({
+  url: z.url({ protocol: /^https?$/ }),
+  noProxy: z.array(z.string()).default([]),
+});
+export type ProxyOptions = z.output<typeof ProxySchema>;
 
 /** Private targets a caller opens on purpose; everything else that is not public is refused. */
 export const NetPolicySchema = z.object({
@@ -76,6 +113,15 @@ export const WalkOptionsSchema = z.object({
   concurrency: positiveInt.max(64).default(DEFAULT_LIMITS.concurrency),
   userAgent: z.string().min(1).default(DEFAULT_LIMITS.userAgent),
   net: NetPolicySchema.default({ allowPrivate: false, allowHosts: [], resolve: [] }),
+  /** Extra request headers (`cookie`, `authorization`, ...) sent with every robots.txt and sitemap request. */
+  headers: z.record(HeaderNameSchema, HeaderValueSchema).default({}),
+  /** Route requests through this proxy; the SSRF guard still checks every target before it is asked for. */
+  proxy: ProxySchema.nullable().default(null),
+  /** Requests per second per host (polite crawling); null: as fast as `concurrency` allows. */
+  ratePerHost: z.number().positive().max(1_000).nullable().default(null),
+  retries: z.number().int().nonnegative().max(10).default(DEFAULT_LIMITS.retries),
+  /** Which page URLs are kept (include/exclude, path prefixes, locales, since, scope), applied while streaming. */
+  filter: FilterOptionsSchema.prefault({}),
 });
 
 /** Walk options as callers pass them: every field optional. */

@@ -1,13 +1,16 @@
 import { discover, fallbackAfterRobots, parseRootUrl } from './discovery/discovery.js';
 import { isFactoryError } from './errors.js';
 import { resolveWalkOptions, type WalkOptions, type WalkOptionsInput } from './limits.js';
-import { localeOf, pathPrefixOf } from './scope/locale.js';
-import { readSitemap, type ItemMapper, type ReadSitemapContext } from './walk/sitemap-reader.js';
+import { compileFilter, type EntryFilter } from './filter/index.js';
+import { localeFromPath, localeOf, normaliseHreflang, pathPrefixOf } from './scope/locale.js';
+import { readSitemap, type ItemMapper, type ReadSitemapContext, type SitemapOpener } from './walk/sitemap-reader.js';
 import type { ParsedUrl, ShardEntry, SitemapEntry, SitemapRef, WalkState } from './types.js';
 import { UrlExpander } from './url/url-expander.js';
-import { SitemapWalk, type WalkEvent } from './walk/walker.js';
+import { SitemapWalk, type WalkEvent, type WalkSetup } from './walk/walker.js';
 import { noSitemapError, whenAllRootsFail } from './walk/walk-policy.js';
-import { createLogger } from '../utils/logger.js';
+import { openSitemap } from './fetch/index.js';
+import { openLocalSitemap } from './fetch/open-local-file.js';
+import { createLogger, useLogger, type LoggerLike } from '../utils/logger.js';
 
 export { BATCH_SIZE, type WalkEvent } from './walk/walker.js';
 export { FALLBACK_SITEMAP_PATHS, type Discovery } from './discovery/discovery.js';
@@ -21,6 +24,13 @@ export interface WalkCallOptions extends WalkOptionsInput {
   state?: WalkState;
   /** Sitemaps read, failures and the summary, as they happen (batches are what the generator yields). */
   onEvent?: (event: Exclude<WalkEvent<unknown>, { type: 'batch' }>) => void;
+  /** A pino-compatible logger for the library's logs (process wide from then on); without it the library is silent. */
+  logger?: LoggerLike;
+  /**
+   * Read a `file:` URL as a local sitemap (the CLI's path inputs); the children it lists are fetched as usual.
+   * Off by default: a service passing callers' URLs must never read its own disk.
+   */
+  readLocalFiles?: boolean;
 }
 
 /** A site root (`https://host/`, path `/`, no query) is discovered first; any other URL is a sitemap. */
@@ -30,7 +40,7 @@ export function isSiteRoot(url: string): boolean {
 }
 
 /** A site's sitemap URLs: robots.txt `Sitemap:` lines, else the well-known paths, else `[]` (with a warning). */
-export async function discoverSitemaps(rootUrl: string, options: WalkOptionsInput & { signal?: AbortSignal } = {}): Promise<string[]> {
+export async function discoverSitemaps(rootUrl: string, options: WalkOptionsInput & { signal?: AbortSignal; logger?: LoggerLike } = {}): Promise<string[]> {
   const found = await discover(rootUrl, resolveWalkOptions(pickLimits(options)), options.signal);
   return found.sitemaps;
 }
@@ -40,23 +50,47 @@ export function toSitemapEntry(parsed: ParsedUrl, ref: SitemapRef): SitemapEntry
   return { ...parsed, source: ref.url, depth: ref.depth, locale: localeOf(parsed), pathPrefix: pathPrefixOf(parsed.loc) };
 }
 
-/** Maps each parsed page to its rich entry (one item per page). */
-export const createEntryMapper = (): ItemMapper<SitemapEntry> => (parsed, ref) => [toSitemapEntry(parsed, ref)];
+/** Maps each parsed page to its rich entry (one item per page), dropping entries the filter refuses. */
+export const createEntryMapper =
+  (keep: EntryFilter | null = null): ItemMapper<SitemapEntry> =>
+  (parsed, ref) => {
+    const entry = toSitemapEntry(parsed, ref);
+    return keep === null || keep({ url: entry.loc, lastmod: entry.lastmod, locale: entry.locale }, ref) ? [entry] : [];
+  };
 
-/** Maps each parsed page to its URLs: the loc and its hreflang alternates, once per sitemap. */
-export const createUrlMapper = (): ItemMapper<string> => {
+/**
+ * Maps each parsed page to its URLs: the loc and its hreflang alternates, once per sitemap. With a filter each
+ * URL is judged on its own (an alternate by its hreflang locale), so `--locale fr` keeps the French alternate of
+ * an English page.
+ */
+export const createUrlMapper = (keep: EntryFilter | null = null): ItemMapper<string> => {
   const expander = new UrlExpander();
-  return (parsed) => expander.expand(parsed);
+  if (keep === null) return (parsed) => expander.expand(parsed);
+  return (parsed, ref) => expander.expand(parsed).filter((url) => keep({ url, lastmod: parsed.lastmod, locale: urlLocale(parsed, url) }, ref));
 };
+
+// The loc's locale as the entry states it; an alternate's from its hreflang, else from its path.
+function urlLocale(parsed: ParsedUrl, url: string): string | null {
+  if (url === parsed.loc) return localeOf(parsed);
+  const alternate = parsed.alternates.find((candidate) => candidate.href === url);
+  return (alternate ? normaliseHreflang(alternate.hreflang) : null) ?? localeFromPath(url);
+}
+
+/** The options' filter, with the walk's root standing in for the scope's root when the caller gave none. */
+function filterFor(options: WalkOptions, root: string | null): EntryFilter | null {
+  const filter = options.filter;
+  const usable = root !== null && !root.startsWith('file:');
+  return compileFilter(filter.scope !== 'all' && filter.scopeRoot === null && usable ? { ...filter, scopeRoot: root } : filter);
+}
 
 /** Every event of a walk over rich entries (CLI `--ndjson`, jobs): batches, sitemaps, errors, summary. */
 export function walkSitemapEvents(url: string, options: WalkCallOptions = {}): AsyncGenerator<WalkEvent<SitemapEntry>> {
-  return walkEvents(url, options, createEntryMapper);
+  return walkEvents(url, options, (keep) => () => createEntryMapper(keep));
 }
 
 /** Every event of a walk over page URLs (alternates added, deduped per sitemap). */
 export function walkUrlEvents(url: string, options: WalkCallOptions = {}): AsyncGenerator<WalkEvent<string>> {
-  return walkEvents(url, options, createUrlMapper);
+  return walkEvents(url, options, (keep) => () => createUrlMapper(keep));
 }
 
 /** Rich entries (loc, lastmod, changefreq, priority, alternates, images, videos, news, source, depth) in batches of at most 1000. */
@@ -78,14 +112,19 @@ async function* batchesOf<T>(events: AsyncGenerator<WalkEvent<T>>, options: Walk
 
 /** The limits part of the call options (the rest is not the schema's business). */
 function pickLimits(options: WalkCallOptions): WalkOptionsInput {
-  const { signal: _signal, state: _state, onEvent: _onEvent, ...limits } = options;
+  const { signal: _signal, state: _state, onEvent: _onEvent, logger, readLocalFiles: _local, ...limits } = options;
+  if (logger) useLogger(logger);
   return limits;
 }
 
-async function* walkEvents<T>(url: string, options: WalkCallOptions, createMapper: () => ItemMapper<T>): AsyncGenerator<WalkEvent<T>> {
+type MapperFactory<T> = (keep: EntryFilter | null) => () => ItemMapper<T>;
+
+async function* walkEvents<T>(url: string, options: WalkCallOptions, mapperFor: MapperFactory<T>): AsyncGenerator<WalkEvent<T>> {
   const limits = resolveWalkOptions(pickLimits(options));
-  const setup = { createMapper, ...(options.signal ? { signal: options.signal } : {}) };
+  // THE filter hook: every walk (CLI, library) and every job (readSitemapShardEntries) maps items through these mappers.
+  const setup = { createMapper: mapperFor(filterFor(limits, url)), ...(options.signal ? { signal: options.signal } : {}) };
   if (options.state) return yield* new SitemapWalk<T>(limits, { state: options.state }, setup).events();
+  if (options.readLocalFiles === true && url.startsWith('file:')) return yield* localFileWalk(url, limits, setup);
   if (!isSiteRoot(url)) return yield* new SitemapWalk<T>(limits, { roots: [parseRootUrl(url).href] }, setup).events();
   const found = await discoveredRoots(url, limits, options.signal);
   for (const problem of found.problems) yield { type: 'error', ...problem };
@@ -104,22 +143,31 @@ async function* walkEvents<T>(url: string, options: WalkCallOptions, createMappe
   }
 }
 
+// A local file starts the walk as a resumed frontier would: file URLs are never identity-keyed or SSRF-checked,
+// and only this one is opened from disk; the children it lists go through the network path as usual.
+function localFileWalk<T>(fileUrl: string, limits: WalkOptions, setup: WalkSetup<T>): AsyncGenerator<WalkEvent<T>> {
+  const open: SitemapOpener = (url, request) => (url === fileUrl ? openLocalSitemap(url, request) : openSitemap(url, request));
+  const state = { frontier: [{ url: fileUrl, depth: 0, parent: null }], active: [], visited: [], sitemapsDone: 0, urlsEmitted: 0 };
+  return new SitemapWalk<T>(limits, { state }, { ...setup, open }).events();
+}
+
 async function discoveredRoots(url: string, limits: WalkOptions, signal?: AbortSignal) {
   const found = await discover(url, limits, signal);
   log.info({ event: 'sitemaps_discovered', url, source: found.source, sitemaps: found.sitemaps.length }, 'discovery done');
   return found;
 }
 
-/** Maps each parsed page to shard entries: its URLs as `createUrlMapper` emits them, each with the page's lastmod, changefreq and priority. */
-export const createShardEntryMapper = (): ItemMapper<ShardEntry> => {
-  const expander = new UrlExpander();
+/** Maps each parsed page to shard entries: its URLs as `createUrlMapper` keeps them, each with the page's lastmod, changefreq and priority. */
+export const createShardEntryMapper = (keep: EntryFilter | null = null): ItemMapper<ShardEntry> => {
+  const urls = createUrlMapper(keep);
   return (parsed, ref) => {
     const { lastmod, changefreq, priority } = parsed;
-    return expander.expand(parsed).map((url) => ({ url, lastmod, changefreq, priority, source: ref.url }));
+    return urls(parsed, ref).map((url) => ({ url, lastmod, changefreq, priority, source: ref.url }));
   };
 };
 
-/** Reads one sitemap as shard entries from `context.skip` on (the job runner's unit of work and of shards). */
+/** Reads one sitemap as shard entries from `context.skip` on (the job runner's unit of work and of shards), through the job's filter. */
 export function readSitemapShardEntries(ref: SitemapRef, options: WalkOptions, context: ReadSitemapContext) {
-  return readSitemap(ref, options, { ...context, createMapper: createShardEntryMapper });
+  const keep = filterFor(options, null);
+  return readSitemap(ref, options, { ...context, createMapper: () => createShardEntryMapper(keep) });
 }

@@ -21,7 +21,8 @@ export type RouteModule = Partial<Record<RouteMethod, WebHandler>>;
 /** Vercel's rule: a `_`-prefixed or `__tests__` path segment is never a route. */
 function isRouteFile(path: string): boolean {
   const segments = path.split(sep);
-  return path.endsWith('.ts') && !path.endsWith('.d.ts') && segments.every((segment) => !segment.startsWith('_'));
+  // .ts in the sources, .js in the compiled package (dist/api/).
+  return /\.[tj]s$/.test(path) && !path.endsWith('.d.ts') && segments.every((segment) => !segment.startsWith('_'));
 }
 
 /** Lists the routes under `apiDir`: `api/factory/discover.ts` -> `/api/factory/discover`. */

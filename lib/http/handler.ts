@@ -1,5 +1,5 @@
 import { factoryConfig } from '../config/factory-config.js';
-import { createLogger } from '../utils/logger.js';
+import { createLogger, sendLogsTo, setLogLevel } from '../utils/logger.js';
 import type { RouteMethod } from './api-routes.js';
 import { corsHeaders, preflightResponse, withHeaders } from './cors.js';
 import { assertAuthorized } from './request.js';
@@ -7,6 +7,9 @@ import { json, responseForError } from './responses.js';
 import { serviceContext, type ServiceContext } from './service.js';
 
 const log = createLogger('http:handler');
+// The functions log by default, to stdout as platforms collect it (the library alone is silent).
+sendLogsTo('stdout');
+setLogLevel(process.env.FACTORY_LOG_LEVEL ?? process.env.LOG_LEVEL ?? 'info');
 
 // CORS applies to every answer, errors included (a browser cannot read an error it is not allowed to see);
 // with a broken configuration there is no origin list, so no CORS headers.

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { DEFAULT_SLICE_BUDGET_MS } from './api-limits.js';
+import { FilterOptionsSchema } from '../factory/filter/index.js';
 
 /** Limits a caller may set on a job; the network policy is the server's, never the caller's. */
 export const CallerOptionsSchema = z
@@ -15,6 +16,8 @@ export const CallerOptionsSchema = z
     timeoutMs: z.number().int().positive().max(60_000),
     concurrency: z.number().int().positive().max(16),
     userAgent: z.string().min(1).max(200),
+    /** The same entry filters as the library and the CLI (the wizard's "sub-tree" choice). */
+    filter: FilterOptionsSchema,
   })
   .partial()
   .strict();

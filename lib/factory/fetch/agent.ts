@@ -1,6 +1,6 @@
 import { isIPv6 } from 'node:net';
-import { Agent, buildConnector } from 'undici';
-import type { NetPolicy } from '../limits.js';
+import { Agent, buildConnector, ProxyAgent, type Dispatcher } from 'undici';
+import type { NetPolicy, ProxyOptions } from '../limits.js';
 import { createLogger } from '../../utils/logger.js';
 import { effectivePort, policyKey, type Target } from './net-policy.js';
 import { resolveTarget } from './resolve-target.js';
@@ -11,14 +11,28 @@ export const MAX_HEADER_BYTES = 16 * 1024;
 const KEEP_ALIVE_MS = 10_000;
 
 const log = createLogger('factory:fetch');
-const agents = new Map<string, Agent>();
+const agents = new Map<string, Dispatcher>();
 
 /** The keep-alive connection pool for a policy: one per distinct policy, reused by every request. */
-export function agentFor(net: NetPolicy): Agent {
+export function agentFor(net: NetPolicy): Dispatcher {
   const key = policyKey(net);
   let agent = agents.get(key);
   if (agent === undefined) {
     agent = new Agent({ connect: guardedConnector(net), maxHeaderSize: MAX_HEADER_BYTES, keepAliveTimeout: KEEP_ALIVE_MS });
+    agents.set(key, agent);
+  }
+  return agent;
+}
+
+/**
+ * The pool of connections through an HTTP(S) proxy (CONNECT tunnels, for http: targets too). The proxy itself is
+ * the operator's choice and is not checked; every target is checked with DNS before it is asked for (http-client).
+ */
+export function proxyAgentFor(proxy: ProxyOptions): Dispatcher {
+  const key = `proxy ${proxy.url}`;
+  let agent = agents.get(key);
+  if (agent === undefined) {
+    agent = new ProxyAgent({ uri: proxy.url, proxyTunnel: true, maxHeaderSize: MAX_HEADER_BYTES, keepAliveTimeout: KEEP_ALIVE_MS });
     agents.set(key, agent);
   }
   return agent;

@@ -2,7 +2,11 @@ import type { IncomingHttpHeaders } from 'node:http';
 import type { Dispatcher } from 'undici';
 import { FetchError } from '../errors.js';
 import { createLogger } from '../../utils/logger.js';
-import { agentFor } from './agent.js';
+import { agentFor, proxyAgentFor } from './agent.js';
+import { proxyFor } from './proxy.js';
+import { sleep, waitForSlot } from './rate-gate.js';
+import { retryAfterMs, RETRY_AFTER_STATUSES } from './retry-after.js';
+import { assertHostAllowed } from './resolve-target.js';
 import { startDeadline, type Deadline } from './deadline.js';
 import { toFetchFailure } from './fetch-errors.js';
 import { cappedBody, DRAIN_LIMIT, type RawBody } from './response-body.js';
@@ -26,10 +30,17 @@ export async function safeRequest(url: string, options: RequestOptions): Promise
 export async function sendRequest(url: string, options: RequestOptions, extra: ExtraHeaders): Promise<SafeResponse> {
   let current = parseUrl(url);
   const deadline = startDeadline(options.timeoutMs, options.signal);
+  const startedAt = Date.now();
+  let waits = 0;
   try {
     for (let redirects = 0; ; redirects += 1) {
       assertUrlAllowed(current, options.net);
       const raw = await dispatch(current, options, { extra, deadline });
+      if (waits < (options.retries ?? 0) && (await waitedForRetry(raw, { url: current, options, deadline, startedAt }))) {
+        waits += 1;
+        redirects -= 1;
+        continue;
+      }
       const next = redirectTarget(raw, current);
       if (next === null) return toSafeResponse(raw, { url: current.href, redirects, deadline, options });
       await raw.body.dump({ limit: DRAIN_LIMIT, signal: deadline.signal }).catch(() => raw.body.destroy());
@@ -52,13 +63,43 @@ function parseUrl(url: string, base?: URL): URL {
   }
 }
 
+/**
+ * A 429 or 503 whose Retry-After fits in what is left of the deadline: drains it, waits, and says to ask again.
+ * A wait that would outlast the deadline is not started: the response goes back to the caller as it is.
+ */
+async function waitedForRetry(
+  raw: Dispatcher.ResponseData,
+  at: { url: URL; options: RequestOptions; deadline: Deadline; startedAt: number },
+): Promise<boolean> {
+  if (!RETRY_AFTER_STATUSES.has(raw.statusCode)) return false;
+  const waitMs = retryAfterMs(firstValue(raw.headers['retry-after']) ?? null);
+  const leftMs = at.options.timeoutMs - (Date.now() - at.startedAt);
+  if (waitMs === null || waitMs >= leftMs - 100) return false;
+  await raw.body.dump({ limit: DRAIN_LIMIT, signal: at.deadline.signal }).catch(() => raw.body.destroy());
+  log.info({ event: 'retry_after', url: at.url.href, status: raw.statusCode, waitMs }, 'server asked to retry later');
+  await sleep(waitMs, at.deadline.signal);
+  at.deadline.signal.throwIfAborted();
+  return true;
+}
+
 async function dispatch(
   url: URL,
   options: RequestOptions,
   how: { extra: ExtraHeaders; deadline: Deadline },
 ): Promise<Dispatcher.ResponseData> {
+  const proxy = proxyFor(url, options.proxy);
+  // Through a proxy the name is resolved by the proxy: check it with DNS here first, as the direct connector does.
+  if (proxy !== null) await assertHostAllowed(url, options.net);
+  await waitForSlot(url.host, options.ratePerHost, how.deadline.signal);
+  how.deadline.signal.throwIfAborted();
   // identity unless asked otherwise: safeRequest hands out raw bytes, and only openSitemap decodes.
-  const headers = { 'user-agent': options.userAgent, accept: options.accept ?? '*/*', 'accept-encoding': 'identity', ...how.extra };
+  const headers = {
+    'user-agent': options.userAgent,
+    accept: options.accept ?? '*/*',
+    ...options.headers,
+    'accept-encoding': 'identity',
+    ...how.extra,
+  };
   const request: Dispatcher.RequestOptions = {
     origin: url.origin,
     path: `${url.pathname}${url.search}`,
@@ -66,7 +107,7 @@ async function dispatch(
     headers,
     signal: how.deadline.signal,
   };
-  return agentFor(options.net).request(request);
+  return (proxy === null ? agentFor(options.net) : proxyAgentFor(proxy)).request(request);
 }
 
 // The next URL of a redirect, or null when this response is the final one (no Location: nothing to follow).

@@ -1,6 +1,11 @@
 import type { OpenSitemapOptions, RequestOptions } from './index.js';
 import type { WalkOptions } from '../limits.js';
 
+/** The request settings every fetch of a walk shares: headers, proxy, politeness and retries. */
+function shared(options: WalkOptions) {
+  return { headers: options.headers, proxy: options.proxy, ratePerHost: options.ratePerHost, retries: options.retries };
+}
+
 /** Request options for one sitemap fetch, from the walk's options. */
 export function sitemapRequestOptions(options: WalkOptions, signal?: AbortSignal): OpenSitemapOptions {
   return {
@@ -11,6 +16,7 @@ export function sitemapRequestOptions(options: WalkOptions, signal?: AbortSignal
     maxDownloadBytes: options.maxDownloadBytes,
     maxUncompressedBytes: options.maxUncompressedBytes,
     accept: 'application/xml, text/xml;q=0.9, text/plain;q=0.8, */*;q=0.5',
+    ...shared(options),
     ...(signal ? { signal } : {}),
   };
 }
@@ -25,6 +31,7 @@ export function robotsRequestOptions(options: WalkOptions, signal?: AbortSignal)
     // robots.txt past the read limit is cut, not refused, so the download cap only guards the transport.
     maxDownloadBytes: options.maxDownloadBytes,
     accept: 'text/plain, */*;q=0.5',
+    ...shared(options),
     ...(signal ? { signal } : {}),
   };
 }

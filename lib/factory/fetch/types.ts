@@ -1,4 +1,4 @@
-import type { NetPolicy } from '../limits.js';
+import type { NetPolicy, ProxyOptions } from '../limits.js';
 
 /** How one request is made and bounded. */
 export interface RequestOptions {
@@ -15,6 +15,14 @@ export interface RequestOptions {
   signal?: AbortSignal;
   method?: 'GET' | 'HEAD';
   accept?: string;
+  /** Extra headers (validated by WalkOptionsSchema: no hop-by-hop, Host or Accept-Encoding). */
+  headers?: Readonly<Record<string, string>>;
+  /** Send through this proxy unless its noProxy list names the host. */
+  proxy?: ProxyOptions | null;
+  /** Requests per second per host. */
+  ratePerHost?: number | null;
+  /** 429/503 answers whose Retry-After fits the deadline are waited out and asked again, at most this often. */
+  retries?: number;
 }
 
 /** A response whose body is capped and covered by the request deadline. */

@@ -71,6 +71,8 @@ function resolveOptions(input: WalkOptionsInput | undefined): WalkOptions {
 export async function createJob(store: JobStore, input: CreateJobInput): Promise<JobStatus> {
   const options = resolveOptions(input.options);
   const start = planStart(input, options);
+  // A scope filter compares with the job's root, stored with the job so every slice judges alike.
+  options.filter.scopeRoot ??= start.rootUrl ?? start.sitemapUrls[0] ?? null;
   // Names are checked with DNS too (a host that resolves to loopback is refused now, not by a failed job later).
   await Promise.all([...new Set(start.items.map(firstUrl))].map((url) => assertHostAllowed(new URL(url), options.net)));
   const jobId = newJobId();

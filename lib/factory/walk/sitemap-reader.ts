@@ -1,5 +1,5 @@
 import { FactoryError, toFactoryError } from '../errors.js';
-import { openSitemap } from '../fetch/index.js';
+import { openSitemap, type OpenSitemapOptions, type OpenedSitemap } from '../fetch/index.js';
 import type { WalkOptions } from '../limits.js';
 import { createSitemapParser, type ParsedItem, type ParseStats } from '../parse/index.js';
 import { sitemapRequestOptions } from '../fetch/request-options.js';
@@ -25,10 +25,13 @@ export interface ReadSitemapContext {
 /** A read of one sitemap: where to start, and how each page becomes items (a fresh mapper per attempt). */
 export interface ReadSitemapSetup<T> extends ReadSitemapContext {
   createMapper: () => ItemMapper<T>;
+  /** How a sitemap's bytes are obtained: `openSitemap` (the network) unless a caller reads some from elsewhere (a local file). */
+  open?: SitemapOpener;
 }
 
-/** Attempts per sitemap: a dropped connection or a 5xx is retried from the last item handed out. */
-export const READ_ATTEMPTS = 3;
+/** Opens one sitemap for reading; the default is `openSitemap`. */
+export type SitemapOpener = (url: string, options: OpenSitemapOptions) => Promise<OpenedSitemap>;
+
 // 500 is left out on purpose: it is as often a broken generator as a passing fault.
 const RETRY_STATUSES = new Set([
   502, // Bad Gateway
@@ -190,8 +193,8 @@ const pause = (ms: number, signal?: AbortSignal) =>
   });
 
 /** One attempt: fetch, stream-parse and hand out events; returns the summary. */
-async function* readOnce<T>(ref: SitemapRef, options: WalkOptions, cursor: ReadCursor<T>, signal?: AbortSignal) {
-  const opened = await openSitemap(ref.url, sitemapRequestOptions(options, signal));
+async function* readOnce<T>(ref: SitemapRef, options: WalkOptions, cursor: ReadCursor<T>, setup: ReadSitemapSetup<T>) {
+  const opened = await (setup.open ?? openSitemap)(ref.url, sitemapRequestOptions(options, setup.signal));
   if (opened.url !== ref.url) yield { type: 'redirected' as const, finalUrl: opened.url };
   const parser = createSitemapParser({ sitemapUrl: opened.url, maxUrlLength: options.maxUrlLength });
   for await (const chunk of opened.bytes) {
@@ -207,7 +210,7 @@ async function* readOnce<T>(ref: SitemapRef, options: WalkOptions, cursor: ReadC
 
 /**
  * Fetches and parses one sitemap, streaming: never more than one network chunk's items held at once
- * beyond the current batch. A transient failure is retried (READ_ATTEMPTS in all) from the last item
+ * beyond the current batch. A transient failure is retried (`options.retries` times) from the last item
  * handed out, so nothing is lost or repeated; a final failure is thrown with depth and parent.
  */
 export async function* readSitemap<T>(
@@ -219,10 +222,12 @@ export async function* readSitemap<T>(
   for (let attempt = 1; ; attempt += 1) {
     const cursor = new ReadCursor(ref, options, { ...setup, skip, mapItems: setup.createMapper() });
     try {
-      return yield* readOnce(ref, options, cursor, setup.signal);
+      return yield* readOnce(ref, options, cursor, setup);
     } catch (error) {
+      // Cancelled (a `break`, a stop, a budget): nothing failed, so nothing is logged or wrapped.
+      if (setup.signal?.aborted) throw error;
       const failure = withContext(error, ref);
-      if (attempt >= READ_ATTEMPTS || !isTransient(failure) || setup.signal?.aborted) throw failure;
+      if (attempt > options.retries || !isTransient(failure)) throw failure;
       skip = cursor.handedOut;
       log.info({ event: 'sitemap_retry', url: ref.url, attempt, skip, kind: failure.kind }, 'retrying sitemap');
       await pause(200 * 4 ** (attempt - 1), setup.signal);

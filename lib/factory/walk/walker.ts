@@ -2,7 +2,7 @@ import { setMaxListeners } from 'node:events';
 import { FactoryError, toFactoryError } from '../errors.js';
 import type { WalkOptions } from '../limits.js';
 import { SignalQueue } from './signal-queue.js';
-import { readSitemap, type ItemMapper, type SitemapReadEvent, type SitemapReadSummary } from './sitemap-reader.js';
+import { readSitemap, type ItemMapper, type SitemapOpener, type SitemapReadEvent, type SitemapReadSummary } from './sitemap-reader.js';
 import type { ActiveSitemap, ReportedError, SitemapFormat, SitemapRef, WalkState, WalkSummary } from '../types.js';
 import { queueDecision, redirectTarget, reportedError, sitemapFailure, sitemapKey, sitemapLimitError } from './walk-policy.js';
 import { createLogger } from '../../utils/logger.js';
@@ -47,6 +47,8 @@ export interface WalkSetup<T> {
   /** Called once per sitemap, so a mapper may keep per-sitemap state (dedupe); resume replays skipped entries through it. */
   createMapper: () => ItemMapper<T>;
   signal?: AbortSignal;
+  /** Where sitemap bytes come from (default: the network). */
+  open?: SitemapOpener;
 }
 
 interface Slot<T> {
@@ -177,6 +179,7 @@ export class SitemapWalk<T> {
       batchSize: READER_STEP,
       createMapper: this.setup.createMapper,
       signal: this.signal,
+      ...(this.setup.open ? { open: this.setup.open } : {}),
     });
     const slot: Slot<T> = { ref, iterator, emitted: skip, queued: 0 };
     this.live.add(slot);

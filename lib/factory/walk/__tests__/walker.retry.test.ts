@@ -1,8 +1,10 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { startLoopbackServer, type LoopbackServer } from '../../../demo/loopback-server.js';
-import { READ_ATTEMPTS } from '../sitemap-reader.js';
+import { DEFAULT_LIMITS } from '../../limits.js';
 import { walkSitemap, walkUrlEvents } from '../../sitemap.js';
 import { collect, pageUrls, urlsetXml } from '../../../../test/helpers/sitemap-xml.js';
+
+const READ_ATTEMPTS = DEFAULT_LIMITS.retries + 1;
 
 const open = { net: { allowPrivate: true } };
 let server: LoopbackServer | null = null;

@@ -1,0 +1,67 @@
+import { execFile } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startLoopbackServer, type LoopbackServer } from '../../lib/demo/loopback-server.js';
+import { pageUrls, urlsetXml } from '../../test/helpers/sitemap-xml.js';
+
+// Slow on purpose (npm pack builds the package; npm install from the local cache): one file, its own timeout.
+const run = promisify(execFile);
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const TSC = join(ROOT, 'node_modules/typescript/bin/tsc');
+const TIMEOUT = 900_000;
+
+let site: LoopbackServer;
+let project: string;
+beforeAll(async () => {
+  site = await startLoopbackServer(() => ({ body: urlsetXml(pageUrls(site.origin, 5)) }));
+  project = mkdtempSync(join(tmpdir(), 'cf-consumer-'));
+  const packed = await run('npm', ['pack', '--pack-destination', project, '--silent'], { cwd: ROOT, maxBuffer: 1 << 26 });
+  const tarball = packed.stdout.trim().split('\n').at(-1) ?? '';
+  writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }));
+  await run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', join(project, tarball)], { cwd: project, maxBuffer: 1 << 26 });
+}, TIMEOUT);
+afterAll(async () => site?.close());
+
+describe('the packed package, installed in an empty project', () => {
+  it('imports walkSitemap from "crawler-factory" and walks a loopback site, silently', async () => {
+    const script = `import { walkSitemap, closeAgents } from 'crawler-factory';
+const urls = [];
+for await (const batch of walkSitemap(process.argv[2], { net: { allowPrivate: true } })) urls.push(...batch);
+await closeAgents();
+console.log(JSON.stringify(urls));`;
+    writeFileSync(join(project, 'walk.mjs'), script);
+    const out = await run(process.execPath, ['walk.mjs', site.url('/sitemap.xml')], { cwd: project });
+    expect(JSON.parse(out.stdout)).toEqual(pageUrls(site.origin, 5));
+    expect(out.stderr).toBe('');
+  }, TIMEOUT);
+
+  it('runs `npx crawler-factory walk` (compiled JavaScript, plain node)', async () => {
+    const out = await run('npx', ['--no-install', 'crawler-factory', 'walk', site.url('/sitemap.xml'), '--allow-private'], { cwd: project });
+    expect(out.stdout.trim().split('\n')).toEqual(pageUrls(site.origin, 5));
+    const version = await run('npx', ['--no-install', 'crawler-factory', '--version'], { cwd: project });
+    expect(version.stdout.trim()).toMatch(/^\d+\.\d+\.\d+/);
+  }, TIMEOUT);
+
+  it('type-checks a consumer under tsc --strict, with the subpath exports', async () => {
+    const source = `import { walkSitemapEntries, FactoryError, type SitemapEntry, type WalkCallOptions } from 'crawler-factory';
+import { createJob } from 'crawler-factory/jobs';
+import { MemoryJobStore } from 'crawler-factory/store';
+const options: WalkCallOptions = { filter: { include: ['/blog/**'], scope: 'host' }, headers: { cookie: 'a=b' }, retries: 1 };
+export async function first(url: string): Promise<SitemapEntry | null> {
+  for await (const batch of walkSitemapEntries(url, options)) return batch[0] ?? null;
+  return null;
+}
+export const failure: FactoryError = new FactoryError('timeout', 'slow');
+export const started = createJob(new MemoryJobStore(), { rootUrl: 'https://example.com/' });
+`;
+    writeFileSync(join(project, 'consumer.ts'), source);
+    const args = ['--strict', '--noEmit', '--module', 'nodenext', '--moduleResolution', 'nodenext', '--target', 'es2022', '--skipLibCheck', 'false',
+      '--typeRoots', join(ROOT, 'node_modules/@types'), '--types', 'node', 'consumer.ts'];
+    const checked = await run(process.execPath, [TSC, ...args], { cwd: project }).catch((error: { stdout?: string }) => ({ stdout: error.stdout ?? 'failed' }));
+    expect(checked.stdout).toBe('');
+  }, TIMEOUT);
+});

@@ -1,0 +1,146 @@
+import { readFileSync } from 'node:fs';
+import { Command, CommanderError, Option } from 'commander';
+import type { Io } from './io.js';
+import { addFilterOptions, addNetworkOptions, collect } from './flags.js';
+
+/** A command's action (flags typed by each command, from commander's opts()); loaded on demand, returns the exit code. */
+export type Action = (positionals: string[], flags: never, io: Io) => Promise<number>;
+
+/** The package version, read from package.json beside the sources (`cli/`) or the build (`dist/cli/`). */
+export function packageVersion(): string {
+  for (const path of ['../package.json', '../../package.json']) {
+    try {
+      const { name, version } = JSON.parse(readFileSync(new URL(path, import.meta.url), 'utf8')) as { name?: string; version?: string };
+      if (name === 'crawler-factory' && version) return version;
+    } catch {
+      // not this layout: try the next
+    }
+  }
+  return '0.0.0';
+}
+
+function examples(lines: string[]): string {
+  return `\nExamples:\n${lines.map((line) => `  $ ${line}`).join('\n')}\n`;
+}
+
+function outputOptions(command: Command, formats: string[]): Command {
+  return command
+    .addOption(new Option('--format <format>', 'output format').choices(formats).default('lines'))
+    .option('--ndjson', 'alias of --format ndjson: url | sitemap | error | summary (last) objects')
+    .option('-o, --output <file>', 'write data to FILE atomically (temp file renamed on success; nothing on failure)')
+    .option('--summary', 'one summary line on stderr at the end (default: on a terminal)');
+}
+
+/**
+ * Registers the commands. Each command module is imported only when it runs. A new command (the inventory's
+ * `sync`, for instance) adds one `register(...)` block here and its module under cli/commands/.
+ */
+function registerCommands(program: Command, run: (action: () => Promise<Action>) => (...args: unknown[]) => Promise<void>): void {
+  const walk = program
+    .command('walk')
+    .summary('page URLs of sites, sitemaps or local sitemap files, one a line')
+    .description('Page URLs, one a line. A site root (path "/") is discovered first (robots.txt, then well-known paths); any other URL is read as a sitemap; a local path is read as a sitemap file whose children are fetched.')
+    .argument('<input...>', 'URL, host name (https:// added), local sitemap file, or - for URLs on stdin');
+  addFilterOptions(addNetworkOptions(outputOptions(walk, ['lines', 'ndjson', 'csv', 'json'])));
+  walk.addHelpText('after', examples([
+    'crawler-factory walk https://www.example.com/',
+    'crawler-factory walk example.com --include "/blog/**" --since 2024-01-01 --format csv -o blog.csv',
+    'crawler-factory walk ./sitemap.xml.gz --locale de --scope host',
+    'cat sites.txt | crawler-factory walk - --rate 2 --header "Authorization: Bearer T" --ndjson',
+  ]));
+  walk.action(run(async () => (await import('./commands/walk.js')).walkCommand));
+
+  const discover = program
+    .command('discover')
+    .summary('sitemap URLs of a site, one a line')
+    .argument('<rootUrl>', 'site root URL (or host name)');
+  addNetworkOptions(discover).option('--ndjson', 'sitemap and error objects, a summary last');
+  discover.addHelpText('after', examples(['crawler-factory discover https://www.example.com/', 'crawler-factory discover example.com --ndjson']));
+  discover.action(run(async () => (await import('./commands/discover.js')).discoverCommand));
+
+  const estimate = program
+    .command('estimate')
+    .summary('scope pre-flight as JSON: sub-sitemaps, URL range, languages, transport')
+    .argument('<rootUrl>', 'site root URL (or host name)')
+    .option('--budget <ms>', 'probe time budget, at least 250 (default 2000)')
+    .option('--ndjson', 'one JSON line instead of pretty JSON');
+  addNetworkOptions(estimate).addHelpText('after', examples(['crawler-factory estimate https://www.example.com/ --budget 1500']));
+  estimate.action(run(async () => (await import('./commands/estimate.js')).estimateCommand));
+
+  const groups = program
+    .command('groups')
+    .summary('path groups as NDJSON, largest first, "other" last')
+    .argument('<input>', 'site root, sitemap URL or local sitemap file');
+  addFilterOptions(addNetworkOptions(groups)).addHelpText('after', examples(['crawler-factory groups https://www.example.com/ --locale en']));
+  groups.action(run(async () => (await import('./commands/groups.js')).groupsCommand));
+
+  const job = program.command('job').summary('resumable jobs (job run)');
+  const jobRun = job
+    .command('run')
+    .summary('a resumable job to completion, with progress')
+    .argument('[rootUrl]', 'site root or sitemap URL (or --resume)')
+    .option('--store <store>', 'memory, redis://host:port or upstash (default: from REDIS_URL / UPSTASH_*, else memory)')
+    .option('--resume <jobId>', 'continue an existing job')
+    .option('--budget <ms>', 'time budget per slice, at least 250 (default 10000)')
+    .option('--urls', "print the shards' URLs instead of the final status");
+  addFilterOptions(addNetworkOptions(jobRun)).addHelpText('after', examples([
+    'crawler-factory job run https://www.example.com/ --store redis://127.0.0.1:6379 --path-prefix /docs/',
+    'crawler-factory job run --resume AbC123... --store redis://127.0.0.1:6379 --urls',
+  ]));
+  jobRun.action(run(async () => (await import('./commands/job-run.js')).jobRunCommand));
+
+  const serve = program
+    .command('serve')
+    .summary('the api/ handlers on a local HTTP server (default 127.0.0.1:3000)')
+    .option('--port <n>', 'port (0: a free one)', '3000')
+    .option('--host <host>', 'interface to listen on', '127.0.0.1')
+    .option('--insecure', 'listen on a non-loopback host without FACTORY_API_TOKEN')
+    .option('--allow-private', 'allow loopback and private targets')
+    .option('--allow-host <host[:port]>', 'allow exactly this private target (repeatable; adds to FACTORY_ALLOW_HOSTS)', collect)
+    .option('--resolve <host:port:addr>', 'static DNS override (repeatable; adds to FACTORY_RESOLVE)', collect)
+    .option('-v, --verbose', 'structured logs on stderr');
+  serve.addHelpText('after', examples(['crawler-factory serve --port 8080', 'FACTORY_API_TOKEN=s3cret crawler-factory serve --host 0.0.0.0']));
+  serve.action(run(async () => (await import('./commands/serve.js')).serveCommand));
+
+  const demo = program
+    .command('demo')
+    .summary('serve the bundled demo site on 127.0.0.1 and discover it')
+    .option('--port <n>', 'port of the demo site (default: a free one)')
+    .option('--keep', 'keep serving after the walk (Ctrl-C to stop)')
+    .option('--urls', 'print every URL instead of the summary');
+  addFilterOptions(addNetworkOptions(outputOptions(demo, ['lines', 'ndjson', 'csv', 'json'])));
+  demo.addHelpText('after', examples(['crawler-factory demo', 'crawler-factory demo --ndjson | head']));
+  demo.action(run(async () => (await import('./commands/demo.js')).demoCommand));
+}
+
+/** Logs on stderr (stdout carries data): silent unless -v, LOG_LEVEL or FACTORY_LOG_LEVEL. */
+async function configureLogs(verbose: boolean, env: NodeJS.ProcessEnv): Promise<void> {
+  const { sendLogsTo, setLogLevel } = await import('../lib/utils/logger.js');
+  sendLogsTo('stderr');
+  // Child failures are printed as data (stderr lines or NDJSON events): logs are for -v.
+  setLogLevel(env.FACTORY_LOG_LEVEL ?? env.LOG_LEVEL ?? (verbose ? 'info' : 'error'));
+}
+
+/** Builds the `crawler-factory` program over the given streams; `result.code` holds the action's exit code. */
+export function buildProgram(io: Io, result: { code: number; ran: boolean }): Command {
+  const program = new Command('crawler-factory')
+    .description('Find every URL a site publishes in its sitemaps: streaming, SSRF-safe, resumable.')
+    .version(packageVersion(), '-V, --version', 'print the version')
+    .helpOption('-h, --help', 'show help (every command has its own: crawler-factory walk --help)')
+    .showSuggestionAfterError(true)
+    .showHelpAfterError('(add --help for usage)')
+    .exitOverride()
+    .configureOutput({ writeOut: (text) => io.stdout.write(text), writeErr: (text) => io.stderr.write(text) });
+  program.addHelpText('after', '\nExit: 0 done (child errors reported), 1 fatal error, 2 usage error, 130 interrupted.\nEnvironment: FACTORY_LOG_LEVEL, LOG_LEVEL, FACTORY_ALLOW_HOSTS, FACTORY_RESOLVE, HTTPS_PROXY, NO_PROXY, REDIS_URL.\n');
+  const run = (load: () => Promise<Action>) => async (...args: unknown[]) => {
+    const command = args.at(-1) as Command;
+    result.ran = true;
+    await configureLogs(command.opts().verbose === true, io.env);
+    const positionals = command.processedArgs.flatMap((value: unknown) => (Array.isArray(value) ? (value as string[]) : value === undefined ? [] : [String(value)]));
+    result.code = await (await load())(positionals, command.opts() as never, io);
+  };
+  registerCommands(program, run);
+  return program;
+}
+
+export { CommanderError };

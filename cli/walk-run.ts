@@ -1,0 +1,120 @@
+import { walkSitemapEvents, walkUrlEvents, type WalkCallOptions, type WalkEvent } from '../lib/factory/sitemap.js';
+import type { SitemapEntry } from '../lib/factory/types.js';
+import type { Input } from './inputs.js';
+import type { Io } from './io.js';
+import { CSV_HEADER, csvField, type DataSink } from './output.js';
+import { ProgressLine, RunCounts } from './progress.js';
+import { fatalBody, fatalLine } from './report.js';
+
+/** `--format`: plain URLs, NDJSON events, CSV rows or one JSON array of entries. */
+export type OutputFormat = 'lines' | 'ndjson' | 'csv' | 'json';
+export const OUTPUT_FORMATS: readonly OutputFormat[] = ['lines', 'ndjson', 'csv', 'json'];
+
+/** How a walk is shown. */
+export interface WalkDisplay {
+  format: OutputFormat;
+  progress: boolean;
+  quiet: boolean;
+  /** Count only, print no data (the demo's summary mode). */
+  discard?: boolean;
+}
+
+/** What a run learned: counts, the first fatal error, and whether it was cut short (signal, closed pipe). */
+export interface WalkOutcome {
+  counts: RunCounts;
+  fatal: unknown;
+  interrupted: boolean;
+}
+
+function csvRow(entry: SitemapEntry): string {
+  return [entry.loc, entry.lastmod, entry.changefreq, entry.priority, entry.locale, entry.source].map(csvField).join(',');
+}
+
+/** Turns events into output text for one format; `open`/`close` frame the whole run (CSV header, JSON brackets). */
+class Formatter {
+  private first = true;
+
+  constructor(private readonly format: OutputFormat) {}
+
+  open(): string {
+    if (this.format === 'csv') return `${CSV_HEADER}\r\n`;
+    return this.format === 'json' ? '[' : '';
+  }
+
+  close(): string {
+    return this.format === 'json' ? (this.first ? ']\n' : '\n]\n') : '';
+  }
+
+  event(event: WalkEvent<unknown>): string {
+    if (this.format === 'ndjson') {
+      const objects = event.type === 'batch' ? event.items.map((entry) => ({ type: 'url', ...(entry as object) })) : [event];
+      return objects.map((object) => `${JSON.stringify(object)}\n`).join('');
+    }
+    if (event.type !== 'batch' || event.items.length === 0) return '';
+    if (this.format === 'lines') return `${(event.items as string[]).join('\n')}\n`;
+    if (this.format === 'csv') return `${(event.items as SitemapEntry[]).map(csvRow).join('\r\n')}\r\n`;
+    const text = (event.items as SitemapEntry[]).map((entry) => JSON.stringify(entry)).join(',\n');
+    const lead = this.first ? '\n' : ',\n';
+    this.first = false;
+    return `${lead}${text}`;
+  }
+
+  fatal(error: unknown): string {
+    return this.format === 'ndjson' ? `${JSON.stringify({ type: 'error', fatal: true, ...fatalBody(error) })}\n` : '';
+  }
+}
+
+function eventsOf(format: OutputFormat, input: Input, options: WalkCallOptions): AsyncGenerator<WalkEvent<unknown>> {
+  const call = { ...options, readLocalFiles: input.local };
+  return format === 'lines' ? walkUrlEvents(input.url, call) : walkSitemapEvents(input.url, call);
+}
+
+/** Walks every input in turn into the sink; child errors go to stderr as lines (or into NDJSON). */
+export async function runWalk(inputs: AsyncIterable<Input>, options: WalkCallOptions & { signal: AbortSignal }, display: WalkDisplay, io: Io & { sink: DataSink }): Promise<WalkOutcome> {
+  const { writer } = io.sink;
+  const formatter = new Formatter(display.format);
+  const progress = new ProgressLine(io.stderr, display.progress && !display.quiet);
+  const outcome: WalkOutcome = { counts: new RunCounts(), fatal: null, interrupted: false };
+  const counts = outcome.counts;
+  if (!display.discard) await writer.raw(formatter.open());
+  for await (const input of inputs) {
+    try {
+      for await (const event of eventsOf(display.format, input, options)) {
+        if (event.type === 'batch') counts.urls += event.items.length;
+        if (event.type === 'sitemap') counts.sitemapRead(event.children);
+        if (event.type === 'error') {
+          counts.errors += 1;
+          if (display.format !== 'ndjson' && !display.quiet) {
+            progress.clear();
+            io.stderr.write(`error ${event.kind} ${event.url ?? ''}: ${event.message}\n`);
+          }
+        }
+        if (!display.discard) await writer.raw(formatter.event(event));
+        if (writer.isClosed) break;
+        progress.update(counts);
+      }
+    } catch (error) {
+      if (options.signal.aborted) {
+        outcome.interrupted = true;
+        break;
+      }
+      outcome.fatal ??= error;
+      if (!display.discard) await writer.raw(formatter.fatal(error));
+      progress.clear();
+      io.stderr.write(fatalLine(error));
+    }
+    if (writer.isClosed || options.signal.aborted) break;
+  }
+  if (!display.discard && !writer.isClosed) await writer.raw(formatter.close());
+  progress.done(counts);
+  return outcome;
+}
+
+/** `walked 1,500 URLs from 2 sitemaps (1 error) in 0.4s`. */
+export function summaryLine(outcome: WalkOutcome, target: string | null): string {
+  const { counts } = outcome;
+  const errors = `${counts.errors} error${counts.errors === 1 ? '' : 's'}`;
+  const where = target === null ? '' : ` -> ${target}`;
+  const cut = outcome.interrupted ? ' (interrupted)' : '';
+  return `walked ${counts.urls.toLocaleString('en')} URLs from ${counts.sitemapsDone} sitemaps (${errors}) in ${(counts.elapsedMs() / 1000).toFixed(1)}s${where}${cut}\n`;
+}

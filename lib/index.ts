@@ -1,0 +1,20 @@
+/** The `crawler-factory` library: discovery, streaming walks, scope estimates and path groups (silent unless given a logger). */
+export {
+  walkSitemap,
+  walkSitemapEntries,
+  walkSitemapEvents,
+  walkUrlEvents,
+  discoverSitemaps,
+  isSiteRoot,
+  BATCH_SIZE,
+  type WalkCallOptions,
+  type WalkEvent,
+} from './factory/sitemap.js';
+export { estimateScope } from './factory/scope/scope-estimator.js';
+export { groupByPathPrefix } from './factory/scope/path-grouper.js';
+export { FactoryError, isFactoryError, ERROR_KINDS, type ErrorKind } from './factory/errors.js';
+export { compileFilter, FilterOptionsSchema, type FilterOptions, type FilterOptionsInput, type EntryFilter } from './factory/filter/index.js';
+export { DEFAULT_LIMITS, WalkOptionsSchema, type WalkOptions, type WalkOptionsInput, type NetPolicy, type ProxyOptions } from './factory/limits.js';
+export { closeAgents } from './factory/fetch/agent.js';
+export { useLogger, type LoggerLike } from './utils/logger.js';
+export type * from './factory/types.js';

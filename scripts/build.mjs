@@ -1,0 +1,12 @@
+// Builds the package into dist/: JavaScript and declarations of lib/, api/ and cli/ (tsc, one file per module so the
+// CLI can load each command lazily). Run by `npm run build` and by `prepare`, so `npm ci` on a fresh clone builds it.
+import { spawnSync } from 'node:child_process';
+import { chmodSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
+
+const require = createRequire(import.meta.url);
+rmSync(new URL('../dist/', import.meta.url), { recursive: true, force: true });
+const tsc = require.resolve('typescript/bin/tsc');
+const run = spawnSync(process.execPath, [tsc, '-p', 'tsconfig.build.json'], { stdio: 'inherit', cwd: new URL('..', import.meta.url) });
+if (run.status !== 0) process.exit(run.status ?? 1);
+chmodSync(new URL('../dist/cli/bin.js', import.meta.url), 0o755);
