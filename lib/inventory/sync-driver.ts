@@ -67,10 +67,16 @@ async function applyPending(runtime: SyncRuntime, sync: Sync, status: JobStatus)
   return true;
 }
 
+// A failed job says why through its first error (the root sitemap that could not be read).
+function endMessage(status: JobStatus): string {
+  const [first] = status.errors;
+  return first ? `the job ended ${status.state}: ${first.kind}: ${first.message}` : `the job ended ${status.state}`;
+}
+
 /** After the job: a `done` job with every shard in removes what it did not see; stopped or failed remove nothing. */
 async function settle(runtime: SyncRuntime, sync: Sync, status: JobStatus, complete: boolean): Promise<void> {
   if (status.state === 'running') return;
-  if (status.state !== 'done') return finishSync(runtime.db, sync.syncId, status.state, `the job ended ${status.state}`);
+  if (status.state !== 'done') return finishSync(runtime.db, sync.syncId, status.state, endMessage(status));
   if (!complete) return;
   const removed = await removeUnseen(runtime.db, sync);
   await finishSync(runtime.db, sync.syncId, 'done');

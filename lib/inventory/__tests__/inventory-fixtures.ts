@@ -58,6 +58,8 @@ export async function startMutableSite(count: number): Promise<MutableSite> {
     const chunk = match ? chunks()[Number(match[1])] : undefined;
     return chunk ? { headers: { 'content-type': 'application/xml' }, body: urlset(chunk) } : null;
   });
+  // PGlite runs in this thread and can hold it for seconds: a short keep-alive would close sockets the client is reusing.
+  server.server.keepAliveTimeout = 120_000;
   const sections = ['/blog/', '/docs/', '/fr/shop/'];
   for (let i = 0; i < count; i += 1) {
     pages.set(`${server.origin}${sections[i % 3]}page-${String(i).padStart(5, '0')}`, { lastmod: '2026-01-01', changefreq: 'weekly', priority: 0.5 });
