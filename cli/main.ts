@@ -15,6 +15,8 @@ Usage:
                                          --resume <jobId>, --budget MS per slice, --urls to print the shards' URLs)
   crawler-factory serve [--port N]       the api/ handlers on a local HTTP server (default 127.0.0.1:3000)
   crawler-factory demo                   serve the bundled demo site on 127.0.0.1 and discover it
+  crawler-factory sync <rootUrl>         sync a site into the URL inventory (DATABASE_URL, else PGlite in --db DIR,
+                                         default .crawler-factory/db) with progress (--site ID, --resume <syncId>)
 
 Output:
   --ndjson                 one JSON object a line: url | sitemap | error | summary (last)
@@ -46,6 +48,7 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   job: async () => jobCommand,
   serve: async () => (await import('./commands/serve.js')).serveCommand,
   demo: async () => (await import('./commands/demo.js')).demoCommand,
+  sync: async () => (await import('./commands/sync.js')).syncCommand,
 };
 
 /** `job run ...`: the only job sub-command so far. */

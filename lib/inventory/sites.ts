@@ -60,3 +60,13 @@ export async function listSites(db: InventoryDb): Promise<SiteSummary[]> {
   );
   return parseRows(SiteSummarySchema, rows);
 }
+
+/** The site a CLI sync of `rootUrl` uses: the given (or host-derived) id, added if new; an id taken by another root is a `conflict`. */
+export async function ensureSite(db: InventoryDb, input: NewSite): Promise<Site> {
+  const siteId = input.siteId === undefined ? siteIdFromUrl(parseRootUrl(input.rootUrl)) : assertSiteId(input.siteId);
+  const existing = await db.query(`SELECT ${SITE_COLUMNS} FROM sites WHERE site_id = $1`, [siteId]);
+  const [site] = parseRows(SiteSchema, existing);
+  if (!site) return createSite(db, { ...input, siteId });
+  if (site.rootUrl !== parseRootUrl(input.rootUrl).href) throw new RequestError('conflict', `site ${siteId} has root URL ${site.rootUrl}, not ${input.rootUrl}`);
+  return site;
+}
