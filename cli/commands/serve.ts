@@ -2,6 +2,7 @@ import { fileURLToPath } from 'node:url';
 import { intFlag, netPolicyFrom, parseCommandArgs, UsageError } from '../args.js';
 import { startLocalApiServer } from '../../lib/http/local-server.js';
 import { resetServiceStore } from '../../lib/http/service.js';
+import { resetInventoryDb } from '../../lib/http/inventory-context.js';
 
 const SERVE_FLAGS = { port: { type: 'string' }, host: { type: 'string' } } as const;
 const API_DIR = fileURLToPath(new URL('../../api/', import.meta.url));
@@ -22,6 +23,7 @@ export async function serveCommand(args: string[]): Promise<number> {
   await server.close();
   // The handlers' cached store (a Redis connection) would otherwise hold the process open after the signal.
   await resetServiceStore();
+  await resetInventoryDb();
   return 0;
 }
 

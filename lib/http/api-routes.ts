@@ -9,8 +9,8 @@ export interface ApiRoute {
   file: string;
 }
 
-/** The exports of a route module, as Vercel reads them. */
-export type RouteModule = Partial<Record<'GET' | 'POST' | 'PUT' | 'DELETE' | 'PATCH', WebHandler>>;
+/** The exports of a route module, as Vercel reads them; `SUBPATHS` marks a module that serves every path below its own. */
+export type RouteModule = Partial<Record<'GET' | 'POST' | 'PUT' | 'DELETE' | 'PATCH', WebHandler>> & { SUBPATHS?: boolean };
 
 /** Vercel's rule: a `_`-prefixed or `__tests__` path segment is never a route. */
 function isRouteFile(path: string): boolean {

@@ -21,6 +21,14 @@ async function loadRoutes(apiDir: string): Promise<Map<string, RouteModule>> {
   return routes;
 }
 
+const HTTP_METHODS = ['GET', 'POST', 'PUT', 'DELETE', 'PATCH'] as const;
+
+// As vercel.json's rewrites do on Vercel: a module exporting SUBPATHS also answers every path below its own.
+function subpathRoute(routes: Map<string, RouteModule>, path: string): RouteModule | undefined {
+  for (const [route, module] of routes) if (module.SUBPATHS === true && path.startsWith(`${route}/`)) return module;
+  return undefined;
+}
+
 /** Serves every route under `apiDir` (`/api/x/y` -> `api/x/y.ts`) on host:port (port 0: a free one). */
 export async function startLocalApiServer(apiDir: string, listen: { host: string; port: number }): Promise<LocalApiServer> {
   const routes = await loadRoutes(apiDir);
@@ -35,8 +43,9 @@ export async function startLocalApiServer(apiDir: string, listen: { host: string
       return;
     }
     const path = new URL(request.url).pathname;
-    const module = routes.get(path);
-    const handler = module?.[(request.method ?? 'GET') as keyof RouteModule];
+    const module = routes.get(path) ?? subpathRoute(routes, path);
+    const method = HTTP_METHODS.find((name) => name === request.method);
+    const handler = method === undefined ? undefined : module?.[method];
     const respond = async () => {
       if (!module) return errorResponse('not_found', `no route ${path}`);
       if (!handler) return json({ error: { kind: 'bad_request', message: `method ${request.method} not allowed` } }, 405);

@@ -1,8 +1,6 @@
 import { join } from 'node:path';
 import type { InventoryDb } from './db.js';
 import { applyMigrations } from './migrate.js';
-import { openPgDb } from './pg-db.js';
-import { openPgliteDb } from './pglite-db.js';
 
 /** Where the embedded database lives when neither DATABASE_URL nor a directory is given. */
 export const DEFAULT_DB_DIR = join('.crawler-factory', 'db');
@@ -17,9 +15,10 @@ export interface OpenInventoryOptions {
 
 /** Opens the inventory database and applies pending migrations (safe to run twice and from two processes at once). */
 export async function openInventoryDb(options: OpenInventoryOptions = {}): Promise<InventoryDb> {
+  // Loaded on demand: a Postgres deployment never loads PGlite's WebAssembly, and PGlite users never load pg.
   const db = options.databaseUrl
-    ? await openPgDb({ connectionString: options.databaseUrl, ...(options.schema ? { schema: options.schema } : {}) })
-    : await openPgliteDb(options.dataDir === undefined ? DEFAULT_DB_DIR : options.dataDir);
+    ? await (await import('./pg-db.js')).openPgDb({ connectionString: options.databaseUrl, ...(options.schema ? { schema: options.schema } : {}) })
+    : await (await import('./pglite-db.js')).openPgliteDb(options.dataDir === undefined ? DEFAULT_DB_DIR : options.dataDir);
   try {
     await applyMigrations(db);
   } catch (error) {

@@ -60,8 +60,8 @@ export async function listUrls(db: InventoryDb, siteId: string, query: UrlQuery)
   const limit = query.limit ?? 100;
   const where = whereClauses(query, query.cursor === undefined ? null : decodeCursor(query.cursor));
   const rows = await db.query(
-    `SELECT ${URL_COLUMNS} FROM urls WHERE site_id = $1${where.sql} ORDER BY url LIMIT ${limit + 1}`,
-    [siteId, ...where.params],
+    `SELECT ${URL_COLUMNS} FROM urls WHERE site_id = $1${where.sql} ORDER BY url LIMIT $${where.params.length + 2}`,
+    [siteId, ...where.params, limit + 1],
   );
   const urls = parseRows(UrlRowSchema, rows);
   const page = urls.slice(0, limit);
@@ -82,9 +82,10 @@ export async function* streamUrls(db: InventoryDb, siteId: string, query: Omit<U
 /** The query plan of a listing (tests and the notes show that indexes serve each filter). */
 export async function explainListUrls(db: InventoryDb, siteId: string, query: UrlQuery): Promise<string> {
   const where = whereClauses(query, query.cursor === undefined ? null : decodeCursor(query.cursor));
-  const rows = await db.query(`EXPLAIN SELECT ${URL_COLUMNS} FROM urls WHERE site_id = $1${where.sql} ORDER BY url LIMIT ${(query.limit ?? 100) + 1}`, [
+  const rows = await db.query(`EXPLAIN SELECT ${URL_COLUMNS} FROM urls WHERE site_id = $1${where.sql} ORDER BY url LIMIT $${where.params.length + 2}`, [
     siteId,
     ...where.params,
+    (query.limit ?? 100) + 1,
   ]);
   return rows.map((row) => String(row['QUERY PLAN'])).join('\n');
 }

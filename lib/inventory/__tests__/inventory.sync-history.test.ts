@@ -3,6 +3,10 @@ import { MemoryJobStore } from '../../store/memory-job-store.js';
 import { applyMigrations } from '../migrate.js';
 import { createSite } from '../sites.js';
 import { startSync } from '../sync-driver.js';
+import { applyShard } from '../apply-shard.js';
+import { insertSync } from '../syncs.js';
+import { explainListUrls } from '../url-query.js';
+import { newJobId } from '../../store/job-id.js';
 import { stopSync } from '../sync-driver.js';
 import { DATABASES, PGLITE_START_MS, LOOPBACK_NET, historyFacts, startMutableSite, syncSite, urlFacts, type MutableSite, type TestDb } from './inventory-fixtures.js';
 
@@ -80,6 +84,31 @@ describe.each(DATABASES)('inventory on $name', ({ open }) => {
     const stopped = await stopSync(runtime, sync.syncId);
     expect(stopped.state).toBe('stopped');
     expect((await urlFacts(test.db, 'stopped')).filter((row) => row.removed)).toEqual([]);
+  });
+
+  it('serves every URL filter from an index on a site of 20,000 URLs (EXPLAIN)', { timeout: 300_000 }, async () => {
+    await createSite(test.db, { rootUrl: 'https://big.example/', siteId: 'big' });
+    const sync = await insertSync(test.db, { syncId: newJobId(), siteId: 'big', jobId: newJobId() });
+    const sections = ['/blog/', '/docs/', '/fr/shop/', '/de/shop/', '/news/'];
+    for (let shard = 0; shard < 20; shard += 1) {
+      const entries = Array.from({ length: 1_000 }, (_, i) => ({
+        url: `https://big.example${sections[i % 5]}p-${shard}-${i}`,
+        lastmod: '2026-01-01',
+        changefreq: null,
+        priority: null,
+        source: 'https://big.example/sitemap.xml',
+      }));
+      await applyShard(test.db, { syncId: sync.syncId, siteId: 'big', shard, entries });
+    }
+    await test.db.query('ANALYZE urls');
+    const plans: Record<string, string> = {};
+    const queries = { all: {}, prefix: { prefix: '/blog/' }, locale: { locale: 'fr' }, changedSince: { changedSince: '2030-01-01T00:00:00Z' }, removed: { removed: true } };
+    for (const [name, query] of Object.entries(queries)) plans[name] = await explainListUrls(test.db, 'big', query);
+    for (const [name, plan] of Object.entries(plans)) {
+      expect(plan, `${name}:\n${plan}`).toMatch(/Index/);
+      expect(plan, `${name}:\n${plan}`).not.toMatch(/Seq Scan/);
+    }
+    if (process.env.PRINT_PLANS) process.stderr.write(`${JSON.stringify(plans, null, 2)}\n`);
   });
 
   it('refuses a second running sync of a site with a conflict naming the running one', async () => {
