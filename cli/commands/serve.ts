@@ -6,6 +6,7 @@ import { resetInventoryDb } from '../../lib/http/inventory-context.js';
 
 const SERVE_FLAGS = { port: { type: 'string' }, host: { type: 'string' } } as const;
 const API_DIR = fileURLToPath(new URL('../../api/', import.meta.url));
+const PUBLIC_DIR = fileURLToPath(new URL('../../public/', import.meta.url));
 
 /** `crawler-factory serve [--port N] [--host H]`: the api/ handlers on a local HTTP server, until interrupted. */
 export async function serveCommand(args: string[]): Promise<number> {
@@ -14,8 +15,8 @@ export async function serveCommand(args: string[]): Promise<number> {
   refuseJobLimits(values);
   netPolicyFrom(values); // validates --allow-host / --resolve now, not on the first request
   exportNetworkFlags(values);
-  const server = await startLocalApiServer(API_DIR, { host: values.host ?? '127.0.0.1', port });
-  process.stderr.write(`serving ${server.routes.join(', ')} on ${server.origin}\n`);
+  const server = await startLocalApiServer(API_DIR, { host: values.host ?? '127.0.0.1', port }, PUBLIC_DIR);
+  process.stderr.write(`serving ${server.routes.join(', ')} on ${server.origin}\nops console: ${server.origin}/\n`);
   await new Promise<void>((stop) => {
     process.once('SIGINT', stop);
     process.once('SIGTERM', stop);

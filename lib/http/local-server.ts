@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { listApiRoutes, loadRouteModule, type RouteModule } from './api-routes.js';
 import { sendWebResponse, toWebRequest } from './node-adapter.js';
 import { errorResponse, json } from './responses.js';
+import { staticResponse } from './static-files.js';
 import { createLogger } from '../utils/logger.js';
 
 const log = createLogger('http:local-server');
@@ -29,8 +30,8 @@ function subpathRoute(routes: Map<string, RouteModule>, path: string): RouteModu
   return undefined;
 }
 
-/** Serves every route under `apiDir` (`/api/x/y` -> `api/x/y.ts`) on host:port (port 0: a free one). */
-export async function startLocalApiServer(apiDir: string, listen: { host: string; port: number }): Promise<LocalApiServer> {
+/** Serves every route under `apiDir` (`/api/x/y` -> `api/x/y.ts`) on host:port (port 0: a free one), and the files of `publicDir` outside /api/. */
+export async function startLocalApiServer(apiDir: string, listen: { host: string; port: number }, publicDir: string | null = null): Promise<LocalApiServer> {
   const routes = await loadRoutes(apiDir);
   let origin = '';
   const server = createServer((incoming, outgoing) => {
@@ -47,6 +48,8 @@ export async function startLocalApiServer(apiDir: string, listen: { host: string
     const method = HTTP_METHODS.find((name) => name === request.method);
     const handler = method === undefined ? undefined : module?.[method];
     const respond = async () => {
+      const file = publicDir !== null && !module && !path.startsWith('/api/') ? await staticResponse(publicDir, path, request.method) : null;
+      if (file) return file;
       if (!module) return errorResponse('not_found', `no route ${path}`);
       if (!handler) return json({ error: { kind: 'bad_request', message: `method ${request.method} not allowed` } }, 405);
       return handler(request);
