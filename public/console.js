@@ -176,10 +176,7 @@ async function poll() {
       const sync = await api(sitePath(`/syncs/${syncId}`), { method: 'POST', body: { budgetMs: STEP_BUDGET_MS } });
       if (state.sync?.syncId !== syncId) break;
       renderSync(sync);
-      if (sync.state !== 'running') {
-        await Promise.all([loadSyncs(), loadSites(), loadUrls(null)]);
-        break;
-      }
+      if (sync.state !== 'running') break;
       await new Promise((resolve) => setTimeout(resolve, POLL_MS));
     }
   } catch (error) {
@@ -187,6 +184,13 @@ async function poll() {
   } finally {
     state.polling = false;
   }
+  await refreshAfterSync();
+}
+
+// A sync that ended (possibly within its first call) changes the site's count, its syncs and its URLs.
+async function refreshAfterSync() {
+  if (state.sync?.state === 'running') return;
+  await Promise.all([loadSyncs(), loadSites(), loadUrls(null)]).catch((error) => showError(error.message));
 }
 
 async function onSync() {
@@ -194,7 +198,7 @@ async function onSync() {
   try {
     renderSync(await api(sitePath('/sync'), { method: 'POST', body: { budgetMs: STEP_BUDGET_MS } }));
     await loadSyncs();
-    void poll();
+    await poll();
   } catch (error) {
     showError(`Sync failed to start: ${error.message}`);
   }
@@ -204,7 +208,7 @@ async function onStop() {
   showError(null);
   try {
     renderSync(await api(sitePath('/sync/stop'), { method: 'POST', body: {} }));
-    await Promise.all([loadSyncs(), loadSites()]);
+    await refreshAfterSync();
   } catch (error) {
     showError(`Stop failed: ${error.message}`);
   }

@@ -25,9 +25,9 @@ export interface PageFacts {
 export interface MutableSite extends LoopbackServer {
   rootUrl: string;
   pages: Map<string, PageFacts>;
+  /** Waited before each urlset answers (a slow site, for stopping a sync mid-way). */
+  delayMs: number;
 }
-
-const PER_SITEMAP = 1_000;
 
 function urlset(entries: Array<[string, PageFacts]>): string {
   const items = entries.map(([loc, facts]) => {
@@ -40,8 +40,10 @@ function urlset(entries: Array<[string, PageFacts]>): string {
   return `<?xml version="1.0"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">${items.join('')}</urlset>`;
 }
 
-/** Starts a mutable site with `count` pages under /blog/, /docs/ and /fr/shop/. */
-export async function startMutableSite(count: number): Promise<MutableSite> {
+/** Starts a mutable site with `count` pages under /blog/, /docs/ and /fr/shop/, `perSitemap` pages a urlset. */
+export async function startMutableSite(count: number, perSitemap = 1_000): Promise<MutableSite> {
+  const PER_SITEMAP = perSitemap;
+  const delay = { ms: 0 };
   const pages = new Map<string, PageFacts>();
   const chunks = () => {
     const sorted = [...pages.entries()].sort(([a], [b]) => (a < b ? -1 : 1));
@@ -56,7 +58,7 @@ export async function startMutableSite(count: number): Promise<MutableSite> {
     }
     const match = /^\/sm-(\d+)\.xml$/.exec(path);
     const chunk = match ? chunks()[Number(match[1])] : undefined;
-    return chunk ? { headers: { 'content-type': 'application/xml' }, body: urlset(chunk) } : null;
+    return chunk ? { headers: { 'content-type': 'application/xml' }, body: urlset(chunk), delayMs: delay.ms } : null;
   });
   // PGlite runs in this thread and can hold it for seconds: a short keep-alive would close sockets the client is reusing.
   server.server.keepAliveTimeout = 120_000;
@@ -64,7 +66,9 @@ export async function startMutableSite(count: number): Promise<MutableSite> {
   for (let i = 0; i < count; i += 1) {
     pages.set(`${server.origin}${sections[i % 3]}page-${String(i).padStart(5, '0')}`, { lastmod: '2026-01-01', changefreq: 'weekly', priority: 0.5 });
   }
-  return Object.assign(server, { rootUrl: `${server.origin}/`, pages });
+  return Object.defineProperties(Object.assign(server, { rootUrl: `${server.origin}/`, pages }), {
+    delayMs: { get: () => delay.ms, set: (ms: number) => (delay.ms = ms), enumerable: true },
+  }) as MutableSite;
 }
 
 /** A database under test and how to get rid of it. */
