@@ -102,6 +102,20 @@ function registerCommands(program: Command, run: (action: () => Promise<Action>)
   serve.addHelpText('after', examples(['crawler-factory serve --port 8080', 'FACTORY_API_TOKEN=s3cret crawler-factory serve --host 0.0.0.0']));
   serve.action(run(async () => (await import('./commands/serve.js')).serveCommand));
 
+  const sync = program
+    .command('sync')
+    .summary('sync a site into the URL inventory (DATABASE_URL, else PGlite in --db DIR)')
+    .argument('[rootUrl]', 'site root URL (or --resume)')
+    .option('--site <id>', 'site id (default: derived from the host)')
+    .option('--db <dir>', 'PGlite data directory when DATABASE_URL is unset (default .crawler-factory/db)')
+    .option('--resume <syncId>', 'continue an existing sync')
+    .option('--budget <ms>', 'time budget per slice, at least 250 (default 10000)');
+  addNetworkOptions(sync).addHelpText('after', examples([
+    'crawler-factory sync https://www.example.com/ --site example',
+    'DATABASE_URL=postgres://127.0.0.1/test REDIS_URL=redis://127.0.0.1:6379 crawler-factory sync --resume <syncId>',
+  ]));
+  sync.action(run(async () => (await import('./commands/sync.js')).syncCommand));
+
   const demo = program
     .command('demo')
     .summary('serve the bundled demo site on 127.0.0.1 and discover it')

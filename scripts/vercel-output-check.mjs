@@ -3,7 +3,7 @@
 // Run by scripts/vercel-build-check.sh:
 //   node scripts/vercel-output-check.mjs <project dir> <vercel CLI dir> <scratch dir>
 // Checks:
-//   - exactly the expected functions (api/factory/{estimate,discover}.func), runtime nodejs24.x, maxDuration as in
+//   - exactly the expected functions (api/factory/{estimate,discover,sites}.func), runtime nodejs24.x, maxDuration as in
 //     vercel.json, handler file present; no test or helper became a function; no test file inside a function;
 //   - .vercel/output/static holds no source (.ts), tsconfig, package.json or lib/ file;
 //   - each function, copied alone to a directory with no node_modules above it, is loaded twice:
@@ -17,7 +17,7 @@ import { createServer } from 'node:http';
 import { dirname, join, relative, sep } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
-const EXPECTED_FUNCTIONS = ['api/factory/discover', 'api/factory/estimate'];
+const EXPECTED_FUNCTIONS = ['api/factory/discover', 'api/factory/estimate', 'api/factory/sites'];
 const RUNTIME = 'nodejs24.x';
 
 const [projectDir, cliDir, scratchDir] = process.argv.slice(2);
@@ -108,6 +108,8 @@ async function isolate(name) {
 function requestsFor(handler, site) {
   const post = (path, body) => ({ method: 'POST', path, body: JSON.stringify(body) });
   if (handler.includes('estimate')) return [{ ...post('/api/factory/estimate', { rootUrl: site.rootUrl }), status: 200 }];
+  // A malformed site id is refused before the database is opened: the check needs no Postgres.
+  if (handler.includes('sites')) return [{ method: 'GET', path: '/api/factory/sites/Bad!Id/syncs', status: 400 }];
   return [
     { method: 'GET', path: '/api/factory/discover?jobId=*', status: 400 },
     { ...post('/api/factory/discover', { rootUrl: site.rootUrl, budgetMs: 10_000 }), status: 201 },

@@ -1,11 +1,12 @@
-import { isIP } from 'node:net';
 import { fileURLToPath } from 'node:url';
+import { factoryConfig, inMemoryStoreWarning } from '../../lib/config/factory-config.js';
+import { resetInventoryDb } from '../../lib/http/inventory-context.js';
+import { checkListenAddress } from '../../lib/http/listen-policy.js';
 import { startLocalApiServer } from '../../lib/http/local-server.js';
 import { resetServiceStore } from '../../lib/http/service.js';
 import { sendLogsTo, setLogLevel } from '../../lib/utils/logger.js';
 import { UsageError, type Io } from '../io.js';
 import { intFlag, netPolicyFrom } from '../options.js';
-import { MEMORY_STORE_WARNING } from './job-run.js';
 
 /** The flags of `serve`. */
 export interface ServeFlags {
@@ -18,18 +19,9 @@ export interface ServeFlags {
   verbose?: boolean;
 }
 
-// The route files sit beside this module's tree: api/ in the sources, dist/api/ in the build.
+// The route files and the console sit beside this module's tree: api/ and public/ in the sources, dist/api/ in the build.
 const API_DIR = fileURLToPath(new URL('../../api/', import.meta.url));
-
-function isLoopback(host: string): boolean {
-  const bare = host.replace(/^\[|\]$/g, '');
-  return bare === 'localhost' || bare === '::1' || (isIP(bare) === 4 && bare.startsWith('127.'));
-}
-
-/** No store variable set: the handlers fall back to the in-memory store. */
-function usesMemoryStore(env: NodeJS.ProcessEnv): boolean {
-  return !env.REDIS_URL && !(env.UPSTASH_REDIS_REST_URL && env.UPSTASH_REDIS_REST_TOKEN) && !(env.KV_REST_API_URL && env.KV_REST_API_TOKEN);
-}
+const PUBLIC_DIR = fileURLToPath(new URL('../../public/', import.meta.url));
 
 /** The handlers read their network policy from the environment: the CLI's network flags are added to it. */
 function exportNetworkFlags(flags: ServeFlags, env: NodeJS.ProcessEnv): void {
@@ -39,26 +31,30 @@ function exportNetworkFlags(flags: ServeFlags, env: NodeJS.ProcessEnv): void {
   if (flags.resolve?.length) env.FACTORY_RESOLVE = join(env.FACTORY_RESOLVE, flags.resolve);
 }
 
-/** `crawler-factory serve [--port N] [--host H]`: the api/ handlers on a local HTTP server until SIGINT/SIGTERM (exit 0). */
+/**
+ * `crawler-factory serve [--port N] [--host H]`: the api/ handlers and the ops console on a local HTTP server.
+ * SIGINT/SIGTERM abort running slices (they commit what they read and release their leases), then exit 0.
+ */
 export async function serveCommand(_args: string[], flags: ServeFlags, io: Io): Promise<number> {
   const port = intFlag('port', flags.port, 0, 65_535) ?? 3000;
   netPolicyFrom(flags); // validates --allow-host / --resolve now, not on the first request
-  if (!isLoopback(flags.host) && !io.env.FACTORY_API_TOKEN && !flags.insecure) {
-    throw new UsageError(`refusing to serve on ${flags.host} without FACTORY_API_TOKEN: set it (clients send "Authorization: Bearer <token>") or pass --insecure`);
-  }
+  const { refusal } = checkListenAddress({ host: flags.host, hasToken: Boolean(io.env.FACTORY_API_TOKEN), insecure: flags.insecure === true });
+  if (refusal !== null) throw new UsageError(refusal);
   exportNetworkFlags(flags, io.env);
-  if (usesMemoryStore(io.env)) io.stderr.write(`${MEMORY_STORE_WARNING}\n`);
-  const server = await startLocalApiServer(API_DIR, { host: flags.host, port });
+  const warning = inMemoryStoreWarning(factoryConfig(io.env));
+  if (warning !== null) io.stderr.write(`warning: ${warning}\n`);
+  const server = await startLocalApiServer(API_DIR, { host: flags.host, port }, PUBLIC_DIR);
   // Loading the handlers pointed logs at stdout (as the functions log); in the CLI they belong on stderr.
   sendLogsTo('stderr');
   setLogLevel(io.env.FACTORY_LOG_LEVEL ?? io.env.LOG_LEVEL ?? (flags.verbose ? 'info' : 'error'));
-  io.stderr.write(`serving ${server.routes.join(', ')} on ${server.origin}\n`);
+  io.stderr.write(`serving ${server.routes.join(', ')} on ${server.origin}\nops console: ${server.origin}/\n`);
   await new Promise<void>((stop) => {
     process.once('SIGINT', stop);
     process.once('SIGTERM', stop);
   });
-  await server.close();
-  // The handlers' cached store (a Redis connection) would otherwise hold the process open after the signal.
+  await server.shutdown();
+  // The handlers' cached store (a Redis connection) and database would otherwise hold the process open.
   await resetServiceStore();
+  await resetInventoryDb();
   return 0;
 }

@@ -15,8 +15,8 @@ export const ROUTE_METHODS = ['GET', 'POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS'
 /** One of the route methods. */
 export type RouteMethod = (typeof ROUTE_METHODS)[number];
 
-/** The exports of a route module, as Vercel reads them. */
-export type RouteModule = Partial<Record<RouteMethod, WebHandler>>;
+/** The exports of a route module, as Vercel reads them; `SUBPATHS` marks a module that serves every path below its own. */
+export type RouteModule = Partial<Record<RouteMethod, WebHandler>> & { SUBPATHS?: boolean };
 
 /** Vercel's rule: a `_`-prefixed or `__tests__` path segment is never a route. */
 function isRouteFile(path: string): boolean {

@@ -6,6 +6,7 @@ import { listApiRoutes, loadRouteModule, ROUTE_METHODS, type RouteMethod, type R
 import { methodNotAllowed, preflight } from './handler.js';
 import { sendWebResponse, toWebRequest } from './node-adapter.js';
 import { errorResponse } from './responses.js';
+import { staticResponse } from './static-files.js';
 import { createLogger } from '../utils/logger.js';
 
 const log = createLogger('http:local-server');
@@ -36,14 +37,23 @@ async function loadRoutes(apiDir: string): Promise<Map<string, RouteModule>> {
   return routes;
 }
 
+// As vercel.json's rewrites do on Vercel: a module exporting SUBPATHS also answers every path below its own.
+function subpathRoute(routes: Map<string, RouteModule>, path: string): RouteModule | undefined {
+  for (const [route, module] of routes) if (module.SUBPATHS === true && path.startsWith(`${route}/`)) return module;
+  return undefined;
+}
+
 /** The methods a route module exports; OPTIONS always, since preflights are answered for every route. */
 function allowedMethods(module: RouteModule): RouteMethod[] {
   return [...new Set<RouteMethod>([...ROUTE_METHODS.filter((method) => typeof module[method] === 'function'), 'OPTIONS'])];
 }
 
-function respond(routes: Map<string, RouteModule>, request: Request): Promise<Response> | Response {
+// Outside /api/, the console's files (when serving them) come first.
+async function respond(routes: Map<string, RouteModule>, request: Request, publicDir: string | null): Promise<Response> {
   const path = new URL(request.url).pathname;
-  const module = routes.get(path);
+  const module = routes.get(path) ?? subpathRoute(routes, path);
+  const file = publicDir !== null && !module && !path.startsWith('/api/') ? await staticResponse(publicDir, path, request.method) : null;
+  if (file) return file;
   if (!module) return errorResponse('not_found', `no route ${path}`);
   const handler = module[request.method as RouteMethod];
   if (handler) return handler(request);
@@ -51,8 +61,8 @@ function respond(routes: Map<string, RouteModule>, request: Request): Promise<Re
   return request.method === 'OPTIONS' ? preflight(allow)(request) : methodNotAllowed(request, allow);
 }
 
-/** Serves every route under `apiDir` (`/api/x/y` -> `api/x/y.ts`) on host:port (port 0: a free one). */
-export async function startLocalApiServer(apiDir: string, listen: { host: string; port: number }): Promise<LocalApiServer> {
+/** Serves every route under `apiDir` (`/api/x/y` -> `api/x/y.ts`) on host:port (port 0: a free one), and the files of `publicDir` outside /api/. */
+export async function startLocalApiServer(apiDir: string, listen: { host: string; port: number }, publicDir: string | null = null): Promise<LocalApiServer> {
   const routes = await loadRoutes(apiDir);
   const stopping = new AbortController();
   const running = new Set<Promise<void>>();
@@ -67,7 +77,7 @@ export async function startLocalApiServer(apiDir: string, listen: { host: string
       return;
     }
     const served = Promise.resolve()
-      .then(() => respond(routes, request))
+      .then(() => respond(routes, request, publicDir))
       .then((response) => sendWebResponse(response, outgoing))
       // Handed to the OS before shutdown may drop the connection.
       .then(() => (outgoing.writableFinished ? undefined : once(outgoing, 'finish').then(() => undefined)))

@@ -1,0 +1,123 @@
+// Inventory sink benchmark: rows/s upserted into Postgres and PGlite for a first sync of N URLs and a re-sync with 1%
+// changed, and the process's peak RSS sampled throughout (it must stay flat: shards are generated, applied, dropped).
+//   npm run bench:inventory -- [--urls 1000000] [--pglite-urls 200000] [--db both|postgres|pglite]
+// Results: .tmp/bench-inventory.json (git-ignored) and a summary on stdout.
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import pg from 'pg';
+import { applyShard } from '../../lib/inventory/apply-shard.js';
+import type { InventoryDb } from '../../lib/inventory/db.js';
+import { openInventoryDb } from '../../lib/inventory/open-db.js';
+import { removeUnseen } from '../../lib/inventory/removal.js';
+import { createSite } from '../../lib/inventory/sites.js';
+import { finishSync, getSync, insertSync } from '../../lib/inventory/syncs.js';
+import type { ShardEntry } from '../../lib/factory/types.js';
+import { newJobId } from '../../lib/store/job-id.js';
+
+const { values } = parseArgs({
+  options: {
+    urls: { type: 'string', default: '1000000' },
+    'pglite-urls': { type: 'string', default: '200000' },
+    db: { type: 'string', default: 'both' },
+  },
+});
+const DATABASE_URL = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+const SHARD = 1_000;
+const SECTIONS = ['/blog/', '/docs/', '/fr/shop/', '/de/shop/', '/news/'];
+
+/** Peak RSS, sampled every 50 ms, and a few samples along the way to show it stays flat. */
+class RssProbe {
+  peak = 0;
+  readonly marks: Array<{ at: string; rssMb: number }> = [];
+  private readonly timer = setInterval(() => this.sample(), 50);
+  sample(): number {
+    const rss = process.memoryUsage().rss;
+    this.peak = Math.max(this.peak, rss);
+    return rss;
+  }
+  mark(at: string): void {
+    this.marks.push({ at, rssMb: Math.round(this.sample() / 1e6) });
+  }
+  stop(): void {
+    clearInterval(this.timer);
+  }
+}
+
+// Shard n of the site, generated on demand: `changedEvery` > 0 gives every such URL a new lastmod (the re-sync).
+function shardEntries(n: number, changedEvery: number): ShardEntry[] {
+  return Array.from({ length: SHARD }, (_, i) => {
+    const k = n * SHARD + i;
+    const changed = changedEvery > 0 && k % changedEvery === 0;
+    return {
+      url: `https://bench.example${SECTIONS[k % SECTIONS.length]}page-${k}`,
+      lastmod: changed ? '2026-06-01' : '2026-01-01',
+      changefreq: 'weekly',
+      priority: 0.5,
+      source: `https://bench.example/sitemap-${Math.floor(k / 50_000)}.xml`,
+    } satisfies ShardEntry;
+  });
+}
+
+async function pass(db: InventoryDb, input: { siteId: string; urls: number; changedEvery: number; probe: RssProbe; label: string }) {
+  const sync = await insertSync(db, { syncId: newJobId(), siteId: input.siteId, jobId: newJobId() });
+  const started = performance.now();
+  const shards = Math.ceil(input.urls / SHARD);
+  for (let n = 0; n < shards; n += 1) {
+    await applyShard(db, { syncId: sync.syncId, siteId: input.siteId, shard: n, entries: shardEntries(n, input.changedEvery) });
+    if (n === Math.floor(shards / 10) || n === Math.floor(shards / 2)) input.probe.mark(`${input.label} ${Math.round((100 * n) / shards)}%`);
+  }
+  const upsertMs = performance.now() - started;
+  const removalStarted = performance.now();
+  await removeUnseen(db, sync);
+  await finishSync(db, sync.syncId, 'done');
+  const removalMs = performance.now() - removalStarted;
+  input.probe.mark(`${input.label} 100%`);
+  const row = await getSync(db, sync.syncId);
+  return { urls: input.urls, upsertMs: Math.round(upsertMs), rowsPerSecond: Math.round(input.urls / (upsertMs / 1000)), removalMs: Math.round(removalMs), new: row.new, changed: row.changed, seen: row.seen };
+}
+
+async function measure(name: string, db: InventoryDb, urls: number) {
+  const probe = new RssProbe();
+  probe.mark(`${name} start`);
+  await createSite(db, { rootUrl: 'https://bench.example/', siteId: 'bench' });
+  const first = await pass(db, { siteId: 'bench', urls, changedEvery: 0, probe, label: `${name} first` });
+  const resync = await pass(db, { siteId: 'bench', urls, changedEvery: 100, probe, label: `${name} resync` });
+  probe.stop();
+  const result = { db: name, urls, first, resync, peakRssMb: Math.round(probe.peak / 1e6), rss: probe.marks };
+  process.stdout.write(`${JSON.stringify(result)}\n`);
+  return result;
+}
+
+async function postgres(urls: number) {
+  const schema = `bench_inventory_${process.pid}`;
+  const db = await openInventoryDb({ databaseUrl: DATABASE_URL, schema });
+  try {
+    return await measure('postgres', db, urls);
+  } finally {
+    await db.close();
+    const admin = new pg.Client({ connectionString: DATABASE_URL });
+    await admin.connect();
+    await admin.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+    await admin.end();
+  }
+}
+
+async function pglite(urls: number) {
+  const dir = await mkdtemp(join(tmpdir(), 'bench-pglite-'));
+  const db = await openInventoryDb({ dataDir: dir });
+  try {
+    return await measure('pglite', db, urls);
+  } finally {
+    await db.close();
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+const results = [];
+if (values.db === 'both' || values.db === 'postgres') results.push(await postgres(Number(values.urls)));
+if (values.db === 'both' || values.db === 'pglite') results.push(await pglite(Number(values['pglite-urls'])));
+await mkdir('.tmp', { recursive: true });
+await writeFile('.tmp/bench-inventory.json', `${JSON.stringify({ at: new Date().toISOString(), node: process.version, results }, null, 2)}\n`);
+process.stdout.write('written .tmp/bench-inventory.json\n');

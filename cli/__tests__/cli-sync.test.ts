@@ -1,0 +1,44 @@
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startDemoSite, type DemoSite } from '../../lib/demo/demo-site.js';
+import { TEST_DATABASE_URL } from '../../lib/inventory/__tests__/inventory-fixtures.js';
+import { runCli } from '../../test/helpers/run-cli.js';
+
+describe('crawler-factory sync', () => {
+  const schema = `inv_cli_${process.pid}_${Math.random().toString(36).slice(2, 8)}`;
+  // The schema rides in the connection string, as any deployment could set it.
+  const env = { DATABASE_URL: `${TEST_DATABASE_URL}?options=${encodeURIComponent(`-c search_path=${schema}`)}`, REDIS_URL: '' };
+  let site: DemoSite;
+  const admin = new pg.Client({ connectionString: TEST_DATABASE_URL });
+
+  beforeAll(async () => {
+    site = await startDemoSite();
+    await admin.connect();
+    await admin.query(`CREATE SCHEMA ${schema}`);
+  });
+  afterAll(async () => {
+    await site?.close();
+    await admin.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+    await admin.end();
+  });
+
+  it('syncs the demo site into the inventory with progress, and a done sync resumes as done', { timeout: 120_000 }, async () => {
+    const run = await runCli(['sync', site.rootUrl, '--site', 'demo', '--allow-private', '--progress'], env, 110_000);
+    expect(run.stderr).toContain('resumable only within this process');
+    expect(run.code).toBe(0);
+    const sync = JSON.parse(run.stdout) as { syncId: string; state: string; seen: number; new: number; errors: Record<string, number> };
+    expect(sync).toMatchObject({ state: 'done', seen: site.expectation.all.pageUrls, new: site.expectation.all.pageUrls });
+    expect(sync.errors.http_status).toBe(site.expectation.all.failures.length);
+    const rows = await admin.query(`SELECT count(*)::int AS n FROM ${schema}.urls WHERE site_id = 'demo'`);
+    expect(rows.rows[0]).toEqual({ n: site.expectation.all.pageUrls });
+    const again = await runCli(['sync', '--resume', sync.syncId], env, 60_000);
+    expect(again.code).toBe(0);
+    expect(JSON.parse(again.stdout)).toMatchObject({ syncId: sync.syncId, state: 'done', seen: sync.seen });
+  });
+
+  it('refuses a malformed --resume id as a usage error', async () => {
+    const run = await runCli(['sync', '--resume', 'not an id'], env);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain('invalid syncId');
+  });
+});

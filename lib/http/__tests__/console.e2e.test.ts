@@ -1,0 +1,115 @@
+// The ops console in headless Chromium (Debian's /usr/bin/chromium driven by playwright-core) against
+// `crawler-factory serve` and a loopback site: add a site, estimate, sync to done, stop a second sync, browse by prefix.
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freePort } from '../../../test/helpers/redis-server.js';
+import { TEST_DATABASE_URL, startMutableSite, type MutableSite } from '../../inventory/__tests__/inventory-fixtures.js';
+import { startServe, type ServeProcess } from './serve-process.js';
+
+const CHROMIUM = '/usr/bin/chromium';
+const TOKEN = 'console-e2e-token';
+const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
+interface SyncBody {
+  syncId: string;
+  state: string;
+  seen: number;
+  removed: number;
+}
+
+describe('ops console in Chromium', () => {
+  const schema = `inv_e2e_${process.pid}_${Math.random().toString(36).slice(2, 8)}`;
+  const admin = new pg.Client({ connectionString: TEST_DATABASE_URL });
+  let site: MutableSite;
+  let serve: ServeProcess;
+  let context: BrowserContext;
+  let page: Page;
+  let profile: string;
+  const api = async <T>(path: string): Promise<T> =>
+    (await (await fetch(`${serve.origin}${path}`, { headers: { authorization: `Bearer ${TOKEN}` } })).json()) as T;
+
+  beforeAll(async () => {
+    await admin.connect();
+    await admin.query(`CREATE SCHEMA ${schema}`);
+    site = await startMutableSite(3_000, 100);
+    serve = await startServe({
+      port: await freePort(),
+      env: {
+        DATABASE_URL: `${TEST_DATABASE_URL}?options=${encodeURIComponent(`-c search_path=${schema}`)}`,
+        FACTORY_API_TOKEN: TOKEN,
+        FACTORY_ALLOW_PRIVATE: '1',
+      },
+    });
+    profile = await mkdtemp(join(tmpdir(), 'console-e2e-profile-'));
+    // No skip: a Chromium that cannot start fails the test.
+    context = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
+    page = context.pages()[0] ?? (await context.newPage());
+  }, 120_000);
+  afterAll(async () => {
+    await context?.close();
+    await serve?.stop();
+    await site?.close();
+    if (profile) await rm(profile, { recursive: true, force: true });
+    await admin.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+    await admin.end();
+  });
+
+  it('adds a site after its estimate, syncs it to done, stops a second sync and browses by prefix', { timeout: 300_000 }, async () => {
+    await page.goto(`${serve.origin}/`);
+    await page.getByLabel('API token').fill(TOKEN);
+    await page.getByRole('button', { name: 'Use token' }).click();
+
+    await page.getByLabel('Root URL', { exact: true }).fill(site.rootUrl);
+    await page.getByLabel('Site id (optional)').fill('e2e');
+    await page.getByRole('button', { name: 'Estimate', exact: true }).click();
+    await expect.poll(() => page.locator('#estimate-figures').textContent(), { timeout: 60_000 }).toContain('Sub-sitemaps');
+    expect(await page.locator('#estimate-figures').textContent()).toContain('30');
+    await page.getByRole('button', { name: 'Add site' }).click();
+    await expect.poll(() => page.locator('#site-title').textContent(), { timeout: 30_000 }).toBe('Site e2e');
+
+    const status = page.getByRole('status');
+    await page.getByRole('button', { name: 'Sync Sitemap', exact: true }).click();
+    await expect.poll(() => status.textContent(), { timeout: 180_000, interval: 500 }).toMatch(/: done /);
+    const { syncs } = await api<{ syncs: SyncBody[] }>('/api/factory/sites/e2e/syncs');
+    expect(syncs[0]).toMatchObject({ state: 'done', seen: 3_000 });
+    expect(await status.textContent()).toContain(`${syncs[0]!.syncId}: done — ${syncs[0]!.seen} URLs`);
+    const { sites } = await api<{ sites: Array<{ siteId: string; urlCount: number }> }>('/api/factory/sites');
+    const row = page.locator('#sites-table tbody tr', { hasText: 'e2e' });
+    await expect.poll(() => row.locator('td').nth(2).textContent()).toBe(String(sites.find((s) => s.siteId === 'e2e')?.urlCount));
+
+    // A slow site keeps the second sync running long enough to stop it from the page.
+    site.delayMs = 1_500;
+    await page.getByRole('button', { name: 'Sync Sitemap', exact: true }).click();
+    await expect.poll(() => status.textContent(), { timeout: 60_000, interval: 200 }).toMatch(/: running /);
+    await page.getByRole('button', { name: 'Stop', exact: true }).click();
+    await expect.poll(() => status.textContent(), { timeout: 60_000 }).toMatch(/: stopped /);
+    site.delayMs = 0;
+    const after = await api<{ syncs: SyncBody[] }>('/api/factory/sites/e2e/syncs');
+    expect(after.syncs[0]).toMatchObject({ state: 'stopped', removed: 0 });
+
+    await page.getByLabel('Path group', { exact: true }).fill('/blog/');
+    await page.getByRole('button', { name: 'Filter' }).click();
+    await expect.poll(async () => (await page.locator('#urls-table tbody td.url').allTextContents()).every((url) => url.includes('/blog/'))).toBe(true);
+    const urls = await page.locator('#urls-table tbody td.url').allTextContents();
+    expect(urls).toHaveLength(100);
+    expect(await page.getByRole('columnheader', { name: 'URL', exact: true }).count()).toBe(1);
+    const firstPage = await api<{ urls: Array<{ url: string }> }>(`/api/factory/sites/e2e/urls?prefix=${encodeURIComponent('/blog/')}&limit=100`);
+    expect(urls).toEqual(firstPage.urls.map((entry) => entry.url));
+
+    await mkdir('.tmp', { recursive: true });
+    await page.screenshot({ path: '.tmp/console-e2e.png', fullPage: true });
+  });
+});

@@ -1,0 +1,37 @@
+import { readFile, stat } from 'node:fs/promises';
+import { extname, resolve, sep } from 'node:path';
+
+/** Content types of the files the console ships; anything else is served as bytes. */
+const CONTENT_TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.ico': 'image/x-icon',
+  '.txt': 'text/plain; charset=utf-8',
+};
+
+/**
+ * A file of `publicDir` for a request path (`/` -> index.html), or null: the decoded path is resolved and must stay
+ * inside the folder, so `..`, encoded `%2e%2e`, backslashes and NUL bytes never reach outside it.
+ */
+export async function staticResponse(publicDir: string, pathname: string, method: string): Promise<Response | null> {
+  if (method !== 'GET' && method !== 'HEAD') return null;
+  let decoded: string;
+  try {
+    decoded = decodeURIComponent(pathname);
+  } catch {
+    return null;
+  }
+  if (decoded.includes('\0') || decoded.includes('\\')) return null;
+  const root = resolve(publicDir);
+  const file = resolve(root, `.${decoded.endsWith('/') ? `${decoded}index.html` : decoded}`);
+  if (!file.startsWith(`${root}${sep}`)) return null;
+  const info = await stat(file).catch(() => null);
+  if (!info?.isFile()) return null;
+  const body = method === 'HEAD' ? null : await readFile(file);
+  return new Response(body, {
+    headers: { 'content-type': CONTENT_TYPES[extname(file)] ?? 'application/octet-stream', 'cache-control': 'no-cache', 'x-content-type-options': 'nosniff' },
+  });
+}

@@ -1,0 +1,148 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import { startLoopbackServer, type LoopbackServer } from '../../demo/loopback-server.js';
+import type { InventoryDb } from '../db.js';
+import { openInventoryDb } from '../open-db.js';
+import { advanceSync, startSync, type SyncRuntime } from '../sync-driver.js';
+import type { Sync } from '../schemas.js';
+
+/** The real Postgres of this machine (trust auth, db `test`). */
+export const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+
+/** Loopback sites need private targets allowed. */
+export const LOOPBACK_NET = { allowPrivate: true, allowHosts: [], resolve: [] };
+
+/** What a sitemap says of one page. */
+export interface PageFacts {
+  lastmod: string | null;
+  changefreq: string | null;
+  priority: number | null;
+}
+
+/** A site whose pages a test edits between syncs: robots.txt -> index -> urlsets of 1000 pages each (a full shard: two 500-row parts). */
+export interface MutableSite extends LoopbackServer {
+  rootUrl: string;
+  pages: Map<string, PageFacts>;
+  /** Waited before each urlset answers (a slow site, for stopping a sync mid-way). */
+  delayMs: number;
+}
+
+function urlset(entries: Array<[string, PageFacts]>): string {
+  const items = entries.map(([loc, facts]) => {
+    const parts = [`<loc>${loc}</loc>`];
+    if (facts.lastmod !== null) parts.push(`<lastmod>${facts.lastmod}</lastmod>`);
+    if (facts.changefreq !== null) parts.push(`<changefreq>${facts.changefreq}</changefreq>`);
+    if (facts.priority !== null) parts.push(`<priority>${facts.priority}</priority>`);
+    return `<url>${parts.join('')}</url>`;
+  });
+  return `<?xml version="1.0"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">${items.join('')}</urlset>`;
+}
+
+/** Starts a mutable site with `count` pages under /blog/, /docs/ and /fr/shop/, `perSitemap` pages a urlset. */
+export async function startMutableSite(count: number, perSitemap = 1_000): Promise<MutableSite> {
+  const PER_SITEMAP = perSitemap;
+  const delay = { ms: 0 };
+  const pages = new Map<string, PageFacts>();
+  const chunks = () => {
+    const sorted = [...pages.entries()].sort(([a], [b]) => (a < b ? -1 : 1));
+    return Array.from({ length: Math.ceil(sorted.length / PER_SITEMAP) }, (_, i) => sorted.slice(i * PER_SITEMAP, (i + 1) * PER_SITEMAP));
+  };
+  const server = await startLoopbackServer((request) => {
+    const path = request.url ?? '/';
+    if (path === '/robots.txt') return { body: `Sitemap: ${server.origin}/sitemap.xml\n` };
+    if (path === '/sitemap.xml') {
+      const children = chunks().map((_, i) => `<sitemap><loc>${server.origin}/sm-${i}.xml</loc></sitemap>`);
+      return { headers: { 'content-type': 'application/xml' }, body: `<?xml version="1.0"?><sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">${children.join('')}</sitemapindex>` };
+    }
+    const match = /^\/sm-(\d+)\.xml$/.exec(path);
+    const chunk = match ? chunks()[Number(match[1])] : undefined;
+    return chunk ? { headers: { 'content-type': 'application/xml' }, body: urlset(chunk), delayMs: delay.ms } : null;
+  });
+  // PGlite runs in this thread and can hold it for seconds: a short keep-alive would close sockets the client is reusing.
+  server.server.keepAliveTimeout = 120_000;
+  const sections = ['/blog/', '/docs/', '/fr/shop/'];
+  for (let i = 0; i < count; i += 1) {
+    pages.set(`${server.origin}${sections[i % 3]}page-${String(i).padStart(5, '0')}`, { lastmod: '2026-01-01', changefreq: 'weekly', priority: 0.5 });
+  }
+  return Object.defineProperties(Object.assign(server, { rootUrl: `${server.origin}/`, pages }), {
+    delayMs: { get: () => delay.ms, set: (ms: number) => (delay.ms = ms), enumerable: true },
+  }) as MutableSite;
+}
+
+/** A database under test and how to get rid of it. */
+export interface TestDb {
+  db: InventoryDb;
+  /** Opens the same database again (a second worker, a resumed process); PGlite: only after closing the first. */
+  reopen(): Promise<InventoryDb>;
+  /** Environment a child process needs to open the same database. */
+  env: Record<string, string>;
+  drop(): Promise<void>;
+}
+
+/** A fresh Postgres schema for this run, dropped afterwards. */
+export async function openPostgresTestDb(): Promise<TestDb> {
+  const schema = `inv_${process.pid}_${Math.random().toString(36).slice(2, 8)}`;
+  const open = () => openInventoryDb({ databaseUrl: TEST_DATABASE_URL, schema });
+  const db = await open();
+  return {
+    db,
+    reopen: open,
+    env: { DATABASE_URL: TEST_DATABASE_URL, INVENTORY_SCHEMA: schema },
+    drop: async () => {
+      const client = new pg.Client({ connectionString: TEST_DATABASE_URL });
+      await client.connect();
+      await client.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+      await client.end();
+    },
+  };
+}
+
+/** A PGlite database in a fresh temporary directory, removed afterwards. */
+export async function openPgliteTestDb(): Promise<TestDb> {
+  const dir = await mkdtemp(join(tmpdir(), 'inventory-pglite-'));
+  const open = () => openInventoryDb({ dataDir: dir });
+  return { db: await open(), reopen: open, env: { INVENTORY_DB_DIR: dir }, drop: () => rm(dir, { recursive: true, force: true }) };
+}
+
+/** A fresh PGlite directory runs initdb in WebAssembly: about 40 s on this shared machine under load. */
+export const PGLITE_START_MS = 180_000;
+
+/** Both databases the shared suite runs against. */
+export const DATABASES = [
+  { name: 'postgres', open: openPostgresTestDb },
+  { name: 'pglite', open: openPgliteTestDb },
+] as const;
+
+/** Advances a sync until it leaves `running` (at most `maxSteps` calls). */
+export async function syncToEnd(runtime: SyncRuntime, syncId: string, maxSteps = 500): Promise<Sync> {
+  for (let step = 0; step < maxSteps; step += 1) {
+    const sync = await advanceSync(runtime, syncId, { budgetMs: 2_000 });
+    if (sync.state !== 'running') return sync;
+  }
+  throw new Error(`sync ${syncId} still running after ${maxSteps} steps`);
+}
+
+/** Starts a sync of a site and runs it to its end. */
+export async function syncSite(runtime: SyncRuntime, siteId: string): Promise<Sync> {
+  return syncToEnd(runtime, (await startSync(runtime, siteId)).syncId);
+}
+
+/** The site's URL rows without timestamps, in URL order: what two equivalent syncs must agree on. */
+export async function urlFacts(db: InventoryDb, siteId: string): Promise<Array<Record<string, unknown>>> {
+  return db.query(
+    `SELECT url, sitemap_lastmod AS lastmod, changefreq, priority, locale, path_prefix AS "pathPrefix", removed_at IS NOT NULL AS removed
+     FROM urls WHERE site_id = $1 ORDER BY url`,
+    [siteId],
+  );
+}
+
+/** The site's history rows without ids and timestamps, in URL then event order. */
+export async function historyFacts(db: InventoryDb, siteId: string): Promise<Array<Record<string, unknown>>> {
+  return db.query(
+    `SELECT url, sync_id AS "syncId", event, old_value AS "oldValue", new_value AS "newValue"
+     FROM url_history WHERE site_id = $1 ORDER BY url, event, id`,
+    [siteId],
+  );
+}

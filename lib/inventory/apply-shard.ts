@@ -1,0 +1,118 @@
+import { z } from 'zod';
+import type { InventoryDb, Queryable } from './db.js';
+import type { SiteFilter } from './schemas.js';
+import { UPSERT_BATCH_SQL } from './upsert-sql.js';
+import { localeOf, pathPrefixOf } from '../factory/scope/locale.js';
+import type { ShardEntry } from '../factory/types.js';
+
+/** At most this many URLs a transaction (DESIGN "Inventory"). */
+export const BATCH_ROWS = 500;
+
+/** A shard of a sync's job, to apply to the site's inventory. */
+export interface ShardToApply {
+  syncId: string;
+  siteId: string;
+  shard: number;
+  entries: readonly ShardEntry[];
+  filter?: SiteFilter | null;
+}
+
+/** What applying one shard did: parts written now, parts another call had written already. */
+export interface ShardApplied {
+  appliedParts: number;
+  skippedParts: number;
+}
+
+const CountsSchema = z.object({ seen: z.number(), added: z.number(), changed: z.number(), returned: z.number() });
+
+interface Row {
+  url: string;
+  lastmod: string | null;
+  changefreq: string | null;
+  priority: number | null;
+  source: string;
+  locale: string | null;
+  pathPrefix: string | null;
+}
+
+function toRow(entry: ShardEntry): Row {
+  const { url, lastmod, changefreq, priority, source } = entry;
+  return { url, lastmod, changefreq, priority, source, locale: localeOf({ loc: url, alternates: [] }), pathPrefix: pathPrefixOf(url) };
+}
+
+// The wizard's sub-tree: a URL is kept when its path group and its locale are among the chosen ones (empty: any).
+function keeps(filter: SiteFilter | null | undefined, row: Row): boolean {
+  if (!filter) return true;
+  if (filter.pathPrefixes.length > 0 && !filter.pathPrefixes.includes(row.pathPrefix ?? '/')) return false;
+  return filter.locales.length === 0 || (row.locale !== null && filter.locales.includes(row.locale));
+}
+
+/** Deduplicates by URL (first wins) and applies the site filter; returns the rows to write and how many the filter dropped. */
+export function prepareRows(entries: readonly ShardEntry[], filter?: SiteFilter | null): { rows: Row[]; filtered: number } {
+  const byUrl = new Map<string, Row>();
+  for (const entry of entries) if (!byUrl.has(entry.url)) byUrl.set(entry.url, toRow(entry));
+  const rows = [...byUrl.values()].filter((row) => keeps(filter, row));
+  return { rows, filtered: byUrl.size - rows.length };
+}
+
+function partsOf(rows: Row[]): Row[][] {
+  const parts: Row[][] = [];
+  for (let i = 0; i < rows.length; i += BATCH_ROWS) parts.push(rows.slice(i, i + BATCH_ROWS));
+  return parts.length === 0 ? [[]] : parts;
+}
+
+function columns(rows: Row[]): unknown[] {
+  return [
+    rows.map((row) => row.url),
+    rows.map((row) => row.lastmod),
+    rows.map((row) => row.changefreq),
+    rows.map((row) => row.priority),
+    rows.map((row) => row.source),
+    rows.map((row) => row.locale),
+    rows.map((row) => row.pathPrefix),
+  ];
+}
+
+interface Part {
+  shard: ShardToApply;
+  index: number;
+  total: number;
+  rows: Row[];
+  filtered: number;
+}
+
+// One transaction: claim the (sync, shard, part) key first; a key already there means the part is in, so nothing is written.
+async function applyPart(tx: Queryable, part: Part): Promise<boolean> {
+  const { syncId, siteId, shard } = part.shard;
+  const claimed = await tx.query(
+    'INSERT INTO sync_parts (sync_id, shard, part, parts, rows) VALUES ($1, $2, $3, $4, $5) ON CONFLICT DO NOTHING RETURNING part',
+    [syncId, shard, part.index, part.total, part.rows.length],
+  );
+  if (claimed.length === 0) return false;
+  const [raw] = await tx.query(UPSERT_BATCH_SQL, [syncId, siteId, ...columns(part.rows)]);
+  const counts = CountsSchema.parse(raw);
+  await tx.query(
+    `UPDATE syncs SET seen_count = seen_count + $2, new_count = new_count + $3, changed_count = changed_count + $4,
+       returned_count = returned_count + $5, filtered_count = filtered_count + $6, updated_at = now(),
+       shards_applied = shards_applied + CASE WHEN (SELECT count(*) FROM sync_parts WHERE sync_id = $1 AND shard = $7) = $8 THEN 1 ELSE 0 END
+     WHERE sync_id = $1`,
+    [syncId, counts.seen, counts.added, counts.changed, counts.returned, part.filtered, shard, part.total],
+  );
+  return true;
+}
+
+/**
+ * Applies one shard to the inventory exactly once: deduplicated, filtered, split in parts of at most 500 rows, each part
+ * in its own transaction keyed by (sync, shard, part). A re-run after a crash, or by a second worker, writes nothing twice.
+ */
+export async function applyShard(db: InventoryDb, shard: ShardToApply): Promise<ShardApplied> {
+  const { rows, filtered } = prepareRows(shard.entries, shard.filter);
+  const parts = partsOf(rows);
+  const result: ShardApplied = { appliedParts: 0, skippedParts: 0 };
+  for (const [index, partRows] of parts.entries()) {
+    const part = { shard, index, total: parts.length, rows: partRows, filtered: index === 0 ? filtered : 0 };
+    if (await db.transaction((tx) => applyPart(tx, part))) result.appliedParts += 1;
+    else result.skippedParts += 1;
+  }
+  return result;
+}

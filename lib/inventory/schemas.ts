@@ -1,0 +1,94 @@
+import { z } from 'zod';
+import { ChangefreqSchema, JobStateSchema } from '../factory/types.js';
+
+/** A site id: lower-case letters, digits, `.`, `_`, `-`, starting with a letter or digit, at most 100 characters. */
+export const SiteIdSchema = z.string().regex(/^[a-z0-9][a-z0-9._-]{0,99}$/, 'siteId must be 1-100 of a-z 0-9 . _ - starting with a letter or digit');
+
+/** What a job keeps of a site's URLs: only these path groups and locales (empty or absent: all). */
+export const SiteFilterSchema = z
+  .object({
+    pathPrefixes: z.array(z.string().regex(/^\/([^/]+\/)?$/, 'a path group is "/" or "/name/"')).max(1_000).default([]),
+    locales: z.array(z.string().min(2).max(35)).max(1_000).default([]),
+  })
+  .strict();
+export type SiteFilter = z.infer<typeof SiteFilterSchema>;
+
+// Drivers return timestamps as Date (pg, PGlite); the API speaks ISO strings.
+const instant = z.coerce.date().transform((date) => date.toISOString());
+const count = z.coerce.number().int().nonnegative();
+
+/** A site row as the API returns it. */
+export const SiteSchema = z.object({
+  siteId: SiteIdSchema,
+  rootUrl: z.string(),
+  options: z.record(z.string(), z.unknown()),
+  createdAt: instant,
+  updatedAt: instant,
+});
+export type Site = z.infer<typeof SiteSchema>;
+
+/** Counts of errors a sync's job reported, by kind. */
+export const ErrorCountsSchema = z.record(z.string(), count);
+
+/** A sync row: its job, state and counts. */
+export const SyncSchema = z.object({
+  syncId: z.string(),
+  siteId: SiteIdSchema,
+  jobId: z.string(),
+  state: JobStateSchema,
+  startedAt: instant,
+  finishedAt: instant.nullable(),
+  updatedAt: instant,
+  urlsFound: count,
+  shardsWritten: count,
+  shardsApplied: count,
+  sitemapsDone: count,
+  sitemapsPending: count,
+  seen: count,
+  new: count,
+  changed: count,
+  returned: count,
+  removed: count,
+  filtered: count,
+  errors: ErrorCountsSchema,
+  message: z.string().nullable(),
+});
+export type Sync = z.infer<typeof SyncSchema>;
+
+/** A site with its URL count and last sync, as the site list shows it. */
+export const SiteSummarySchema = SiteSchema.extend({ urlCount: count, lastSync: SyncSchema.nullable() });
+export type SiteSummary = z.infer<typeof SiteSummarySchema>;
+
+/** One URL of a site's inventory. */
+export const UrlRowSchema = z.object({
+  url: z.string(),
+  sitemapLastmod: z.string().nullable(),
+  changefreq: ChangefreqSchema.nullable(),
+  priority: z.number().nullable(),
+  sourceSitemap: z.string(),
+  locale: z.string().nullable(),
+  pathPrefix: z.string().nullable(),
+  firstSeenAt: instant,
+  lastSeenAt: instant,
+  sitemapSyncedAt: instant,
+  changedAt: instant,
+  removedAt: instant.nullable(),
+  lastSyncId: z.string(),
+});
+export type UrlRow = z.infer<typeof UrlRowSchema>;
+
+/** One change of a URL: a field's old and new value, or its removal or return. */
+export const HistoryRowSchema = z.object({
+  id: z.coerce.number().int(),
+  syncId: z.string(),
+  event: z.enum(['lastmod', 'changefreq', 'priority', 'removed', 'returned']),
+  oldValue: z.string().nullable(),
+  newValue: z.string().nullable(),
+  recordedAt: instant,
+});
+export type HistoryRow = z.infer<typeof HistoryRowSchema>;
+
+/** Validates rows read back from the database: a row that does not fit is a bug, never trusted. */
+export function parseRows<S extends z.ZodType>(schema: S, rows: readonly unknown[]): Array<z.output<S>> {
+  return rows.map((row) => schema.parse(row));
+}

@@ -1,0 +1,114 @@
+import type { InventoryDb } from './db.js';
+import { applyShard } from './apply-shard.js';
+import { removeUnseen } from './removal.js';
+import type { Sync } from './schemas.js';
+import { getSite, SiteOptionsSchema } from './sites.js';
+import { appliedShards, conflictWith, finishSync, getSync, insertSync, recordJobStatus, runningSync } from './syncs.js';
+import { isFactoryError } from '../factory/errors.js';
+import { createJob, getJobStatus, readJobShardEntries, runSlice, stopJob } from '../factory/jobs/index.js';
+import type { NetPolicy } from '../factory/limits.js';
+import type { JobStatus } from '../factory/types.js';
+import type { JobStore } from '../store/job-store.js';
+import { newJobId } from '../store/job-id.js';
+import { createLogger } from '../utils/logger.js';
+
+const log = createLogger('inventory:sync');
+
+/** Where a sync runs: the inventory, the job store, and the deployment's network policy. */
+export interface SyncRuntime {
+  db: InventoryDb;
+  store: JobStore;
+  net: NetPolicy;
+}
+
+/** One advance of a sync: the slice's budget, an abort signal, the worker's name in logs. */
+export interface AdvanceOptions {
+  budgetMs: number;
+  signal?: AbortSignal;
+  workerId?: string;
+}
+
+/** Starts a sync of a site: a discovery job with the site's options; a site with a running sync is a 409 `conflict`. */
+export async function startSync(runtime: SyncRuntime, siteId: string): Promise<Sync> {
+  const site = await getSite(runtime.db, siteId);
+  const running = await runningSync(runtime.db, siteId);
+  if (running) throw conflictWith(running);
+  // The filter is the sink's (lib/inventory/apply-shard.ts): the job walks the whole site, the inventory keeps the sub-tree.
+  const { filter: _filter, ...limits } = SiteOptionsSchema.parse(site.options);
+  const job = await createJob(runtime.store, { rootUrl: site.rootUrl, options: { ...limits, net: runtime.net } });
+  try {
+    return await insertSync(runtime.db, { syncId: newJobId(), siteId, jobId: job.jobId });
+  } catch (error) {
+    await stopJob(runtime.store, job.jobId).catch(() => undefined);
+    throw error;
+  }
+}
+
+// A memory store forgets its jobs with the process: the sync cannot go on, and says why.
+async function jobStatusOrNull(store: JobStore, jobId: string): Promise<JobStatus | null> {
+  try {
+    return await getJobStatus(store, jobId);
+  } catch (error) {
+    if (isFactoryError(error) && error.kind === 'not_found') return null;
+    throw error;
+  }
+}
+
+/** Applies every shard the job has written that the inventory does not hold yet, one shard in memory at a time. */
+async function applyPending(runtime: SyncRuntime, sync: Sync, status: JobStatus): Promise<boolean> {
+  const applied = await appliedShards(runtime.db, sync.syncId);
+  const filter = SiteOptionsSchema.parse((await getSite(runtime.db, sync.siteId)).options).filter ?? null;
+  for (let shard = 0; shard < status.shardsWritten; shard += 1) {
+    if (applied.has(shard)) continue;
+    const read = await readJobShardEntries(runtime.store, sync.jobId, shard);
+    if (read === null) return false;
+    await applyShard(runtime.db, { syncId: sync.syncId, siteId: sync.siteId, shard, entries: read.entries, filter });
+  }
+  return true;
+}
+
+// A failed job says why through its first error (the root sitemap that could not be read).
+function endMessage(status: JobStatus): string {
+  const [first] = status.errors;
+  return first ? `the job ended ${status.state}: ${first.kind}: ${first.message}` : `the job ended ${status.state}`;
+}
+
+/** After the job: a `done` job with every shard in removes what it did not see; stopped or failed remove nothing. */
+async function settle(runtime: SyncRuntime, sync: Sync, status: JobStatus, complete: boolean): Promise<void> {
+  if (status.state === 'running') return;
+  if (status.state !== 'done') return finishSync(runtime.db, sync.syncId, status.state, endMessage(status));
+  if (!complete) return;
+  const removed = await removeUnseen(runtime.db, sync);
+  await finishSync(runtime.db, sync.syncId, 'done');
+  log.info({ event: 'sync_done', syncId: sync.syncId, siteId: sync.siteId, removed }, 'sync done');
+}
+
+/**
+ * Advances a sync by one step: one slice of its job (unless the job has ended), then every shard written so far
+ * and not applied, then the sync row from the job's status; when the job is done and all shards are in, the removal
+ * step and `done`. Safe to call from several workers at once and again after a crash.
+ */
+export async function advanceSync(runtime: SyncRuntime, syncId: string, options: AdvanceOptions): Promise<Sync> {
+  const sync = await getSync(runtime.db, syncId);
+  if (sync.state !== 'running') return sync;
+  let status = await jobStatusOrNull(runtime.store, sync.jobId);
+  if (status === null) {
+    await finishSync(runtime.db, syncId, 'failed', `job ${sync.jobId} is gone from the ${runtime.store.kind} store (a memory store does not survive a restart)`);
+    return getSync(runtime.db, syncId);
+  }
+  if (status.state === 'running') status = await runSlice(runtime.store, sync.jobId, { ...options });
+  const complete = await applyPending(runtime, sync, status);
+  await recordJobStatus(runtime.db, syncId, status);
+  await settle(runtime, sync, status, complete);
+  return getSync(runtime.db, syncId);
+}
+
+/** Stops a sync: its job stops, the sync ends `stopped` and removes nothing. A sync already ended is returned as it is. */
+export async function stopSync(runtime: SyncRuntime, syncId: string, siteId?: string): Promise<Sync> {
+  const sync = await getSync(runtime.db, syncId, siteId);
+  if (sync.state !== 'running') return sync;
+  const status = await jobStatusOrNull(runtime.store, sync.jobId);
+  if (status?.state === 'running') await recordJobStatus(runtime.db, syncId, await stopJob(runtime.store, sync.jobId));
+  await finishSync(runtime.db, syncId, 'stopped', 'stopped by request');
+  return getSync(runtime.db, syncId);
+}

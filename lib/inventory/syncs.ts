@@ -1,0 +1,83 @@
+import { z } from 'zod';
+import type { InventoryDb } from './db.js';
+import { SyncSchema, parseRows, type Sync } from './schemas.js';
+import { SYNC_COLUMNS } from './sql-columns.js';
+import { RequestError } from '../factory/errors.js';
+import type { JobState, JobStatus } from '../factory/types.js';
+import { JobIdSchema } from '../store/job-id.js';
+
+/** Sync ids have the shape of job ids (random, URL-safe, 22 characters). */
+export const SyncIdSchema = JobIdSchema;
+
+/** Validates a sync id from a request: a malformed one is a 400. */
+export function assertSyncId(value: unknown): string {
+  if (!SyncIdSchema.safeParse(value).success) throw new RequestError('bad_request', 'invalid syncId');
+  return value as string;
+}
+
+/** The running sync of a site, or null. */
+export async function runningSync(db: InventoryDb, siteId: string): Promise<Sync | null> {
+  const rows = await db.query(`SELECT ${SYNC_COLUMNS} FROM syncs WHERE site_id = $1 AND state = 'running'`, [siteId]);
+  return parseRows(SyncSchema, rows)[0] ?? null;
+}
+
+/** Refuses a second running sync of a site: 409 `conflict` naming the running one. */
+export function conflictWith(running: Sync): RequestError {
+  return new RequestError('conflict', `site ${running.siteId} has a running sync ${running.syncId}`);
+}
+
+/** Inserts a running sync; a concurrent start that won the race makes this a `conflict`. */
+export async function insertSync(db: InventoryDb, sync: { syncId: string; siteId: string; jobId: string }): Promise<Sync> {
+  const rows = await db.query(
+    `INSERT INTO syncs (sync_id, site_id, job_id, state) VALUES ($1, $2, $3, 'running')
+     ON CONFLICT (site_id) WHERE state = 'running' DO NOTHING RETURNING ${SYNC_COLUMNS}`,
+    [sync.syncId, sync.siteId, sync.jobId],
+  );
+  const [inserted] = parseRows(SyncSchema, rows);
+  if (inserted) return inserted;
+  const running = await runningSync(db, sync.siteId);
+  throw running ? conflictWith(running) : new RequestError('conflict', `site ${sync.siteId} has a running sync`);
+}
+
+/** A sync by id (optionally of one site), or `not_found`. */
+export async function getSync(db: InventoryDb, syncId: string, siteId?: string): Promise<Sync> {
+  const rows = await db.query(`SELECT ${SYNC_COLUMNS} FROM syncs WHERE sync_id = $1 AND ($2::text IS NULL OR site_id = $2)`, [syncId, siteId ?? null]);
+  const [sync] = parseRows(SyncSchema, rows);
+  if (!sync) throw new RequestError('not_found', `no sync ${syncId}${siteId ? ` of site ${siteId}` : ''}`);
+  return sync;
+}
+
+/** A site's latest syncs, newest first. */
+export async function listSyncs(db: InventoryDb, siteId: string, limit = 20): Promise<Sync[]> {
+  const rows = await db.query(`SELECT ${SYNC_COLUMNS} FROM syncs WHERE site_id = $1 ORDER BY started_at DESC, sync_id LIMIT $2`, [siteId, limit]);
+  return parseRows(SyncSchema, rows);
+}
+
+function errorsByKind(status: JobStatus): Record<string, number> {
+  const counts: Record<string, number> = {};
+  for (const error of status.errors) counts[error.kind] = (counts[error.kind] ?? 0) + 1;
+  return counts;
+}
+
+/** Copies the job's progress (URLs, shards, sitemaps, errors by kind) onto its running sync. */
+export async function recordJobStatus(db: InventoryDb, syncId: string, status: JobStatus): Promise<void> {
+  await db.query(
+    `UPDATE syncs SET urls_found = $2, shards_written = $3, sitemaps_done = $4, sitemaps_pending = $5, errors = $6::jsonb, updated_at = now()
+     WHERE sync_id = $1 AND state = 'running'`,
+    [syncId, status.urlsFound, status.shardsWritten, status.sitemapsDone, status.sitemapsPending, JSON.stringify(errorsByKind(status))],
+  );
+}
+
+/** Ends a running sync in `state` (a sync already ended keeps its first ending). */
+export async function finishSync(db: InventoryDb, syncId: string, state: Exclude<JobState, 'running'>, message: string | null = null): Promise<void> {
+  await db.query(
+    `UPDATE syncs SET state = $2, message = $3, finished_at = now(), updated_at = now() WHERE sync_id = $1 AND state = 'running'`,
+    [syncId, state, message],
+  );
+}
+
+/** Shards of a sync whose every part is applied. */
+export async function appliedShards(db: InventoryDb, syncId: string): Promise<Set<number>> {
+  const rows = await db.query('SELECT shard FROM sync_parts WHERE sync_id = $1 GROUP BY shard HAVING count(*) = max(parts)', [syncId]);
+  return new Set(rows.map((row) => z.coerce.number().int().parse(row.shard)));
+}

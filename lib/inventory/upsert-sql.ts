@@ -1,0 +1,61 @@
+/**
+ * One statement applies a batch (at most 500 deduplicated URLs) of sync $1 to site $2:
+ * `old` reads the rows as they were, `up` upserts (an unchanged URL only gets its seen stamps),
+ * `hist` appends one history row per changed field and per return, and the last SELECT counts.
+ * Parameters: $1 sync id, $2 site id, $3..$9 the batch's columns as arrays.
+ */
+export const UPSERT_BATCH_SQL = `
+WITH input AS (
+  SELECT * FROM unnest($3::text[], $4::text[], $5::text[], $6::float8[], $7::text[], $8::text[], $9::text[])
+    AS t(url, lastmod, changefreq, priority, source, locale, path_prefix)
+),
+old AS (
+  SELECT u.url, u.sitemap_lastmod, u.changefreq, u.priority, u.removed_at, u.last_sync_id
+  FROM urls u JOIN input i ON u.site_id = $2 AND u.url = i.url
+),
+up AS (
+  INSERT INTO urls AS u (site_id, url, sitemap_lastmod, changefreq, priority, source_sitemap, locale, path_prefix,
+                         first_seen_at, last_seen_at, sitemap_synced_at, changed_at, removed_at, last_sync_id)
+  SELECT $2, i.url, i.lastmod, i.changefreq, i.priority, i.source, i.locale, i.path_prefix, now(), now(), now(), now(), NULL, $1
+  FROM input i
+  ON CONFLICT (site_id, url) DO UPDATE SET
+    sitemap_lastmod = EXCLUDED.sitemap_lastmod,
+    changefreq = EXCLUDED.changefreq,
+    priority = EXCLUDED.priority,
+    source_sitemap = EXCLUDED.source_sitemap,
+    locale = EXCLUDED.locale,
+    path_prefix = EXCLUDED.path_prefix,
+    last_seen_at = EXCLUDED.last_seen_at,
+    sitemap_synced_at = EXCLUDED.sitemap_synced_at,
+    changed_at = CASE
+      WHEN (u.sitemap_lastmod, u.changefreq, u.priority) IS DISTINCT FROM (EXCLUDED.sitemap_lastmod, EXCLUDED.changefreq, EXCLUDED.priority)
+        OR u.removed_at IS NOT NULL THEN EXCLUDED.changed_at
+      ELSE u.changed_at END,
+    removed_at = NULL,
+    last_sync_id = EXCLUDED.last_sync_id
+  -- A URL this sync has already written (listed by two sitemaps) keeps what it was given first.
+  WHERE u.last_sync_id IS DISTINCT FROM EXCLUDED.last_sync_id
+  RETURNING u.url, (xmax = 0) AS inserted
+),
+diff AS (
+  SELECT o.url, c.event, c.old_value, c.new_value
+  FROM input i JOIN old o ON o.url = i.url
+  CROSS JOIN LATERAL (VALUES
+    ('returned', NULL::text, NULL::text, o.removed_at IS NOT NULL),
+    ('lastmod', o.sitemap_lastmod, i.lastmod, o.sitemap_lastmod IS DISTINCT FROM i.lastmod),
+    ('changefreq', o.changefreq, i.changefreq, o.changefreq IS DISTINCT FROM i.changefreq),
+    ('priority', o.priority::text, i.priority::text, o.priority IS DISTINCT FROM i.priority)
+  ) AS c(event, old_value, new_value, happened)
+  WHERE c.happened AND o.last_sync_id IS DISTINCT FROM $1
+),
+hist AS (
+  INSERT INTO url_history (site_id, url, sync_id, event, old_value, new_value)
+  SELECT $2, url, $1, event, old_value, new_value FROM diff ORDER BY url, event
+  RETURNING event
+)
+SELECT
+  (SELECT count(*) FROM up)::int AS seen,
+  (SELECT count(*) FROM up WHERE inserted)::int AS added,
+  (SELECT count(DISTINCT url) FROM diff WHERE event <> 'returned')::int AS changed,
+  (SELECT count(*) FROM hist WHERE event = 'returned')::int AS returned
+`;

@@ -1,0 +1,326 @@
+// The ops console: plain ES module, no build, no CDN. Talks to /api/factory/* with the bearer token kept in sessionStorage.
+const $ = (selector) => document.querySelector(selector);
+const TOKEN_KEY = 'crawler-factory-token';
+const POLL_MS = 1000;
+const STEP_BUDGET_MS = 2000;
+
+const state = { siteId: null, sync: null, polling: false, cursor: null, pageCursors: [], estimate: null };
+
+function token() {
+  return sessionStorage.getItem(TOKEN_KEY) ?? '';
+}
+
+function showError(message) {
+  const box = $('#error');
+  box.textContent = message ?? '';
+  box.hidden = !message;
+}
+
+/** Calls the API with the token; a JSON error becomes an exception carrying its kind. */
+async function api(path, { method = 'GET', body, accept } = {}) {
+  const headers = { 'content-type': 'application/json' };
+  if (token()) headers.authorization = `Bearer ${token()}`;
+  if (accept) headers.accept = accept;
+  const response = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  if (accept && response.ok) return response;
+  const data = await response.json().catch(() => ({}));
+  if (!response.ok) throw Object.assign(new Error(data.error?.message ?? `HTTP ${response.status}`), { kind: data.error?.kind, status: response.status });
+  return data;
+}
+
+function cell(text, className) {
+  const td = document.createElement('td');
+  td.textContent = text ?? '';
+  if (className) td.className = className;
+  return td;
+}
+
+function button(label, onClick, name) {
+  const b = document.createElement('button');
+  b.type = 'button';
+  b.textContent = label;
+  if (name) b.setAttribute('aria-label', name);
+  b.addEventListener('click', onClick);
+  return b;
+}
+
+function errorsText(errors) {
+  const parts = Object.entries(errors ?? {}).map(([kind, n]) => `${kind} ${n}`);
+  return parts.length ? parts.join(', ') : 'none';
+}
+
+const sitePath = (suffix = '') => `/api/factory/sites/${encodeURIComponent(state.siteId)}${suffix}`;
+
+async function loadSites() {
+  const { sites } = await api('/api/factory/sites');
+  const body = $('#sites-table tbody');
+  body.replaceChildren(
+    ...sites.map((site) => {
+      const tr = document.createElement('tr');
+      tr.append(cell(site.siteId), cell(site.rootUrl, 'url'), cell(String(site.urlCount)), cell(site.lastSync ? site.lastSync.state : 'never'));
+      const td = document.createElement('td');
+      td.append(button('Open', () => openSite(site.siteId), `Open ${site.siteId}`));
+      tr.append(td);
+      return tr;
+    }),
+  );
+}
+
+function renderEstimate(estimate) {
+  const figures = [
+    ['Sub-sitemaps', String(estimate.subSitemapCount)],
+    ['URL range', `${estimate.urlEstimateRange[0]} – ${estimate.urlEstimateRange[1]}`],
+    ['Point estimate', estimate.urlEstimate === null ? 'unknown' : String(estimate.urlEstimate)],
+    ['Languages', estimate.languagesDetected.join(', ') || 'none detected'],
+    ['Transport', estimate.transport],
+    ['Warnings', estimate.warnings.join('; ') || 'none'],
+  ];
+  $('#estimate-figures').replaceChildren(
+    ...figures.flatMap(([term, value]) => {
+      const dt = document.createElement('dt');
+      dt.textContent = term;
+      const dd = document.createElement('dd');
+      dd.textContent = value;
+      return [dt, dd];
+    }),
+  );
+  $('#locales').replaceChildren(
+    ...estimate.languagesDetected.map((locale) => {
+      const label = document.createElement('label');
+      const input = document.createElement('input');
+      input.type = 'checkbox';
+      input.value = locale;
+      label.append(input, ` ${locale} `);
+      return label;
+    }),
+  );
+  $('#estimate').hidden = false;
+}
+
+async function onEstimate(event) {
+  event.preventDefault();
+  showError(null);
+  try {
+    state.estimate = await api('/api/factory/estimate', { method: 'POST', body: { rootUrl: $('#root-url').value.trim() } });
+    renderEstimate(state.estimate);
+    $('#estimate h3').focus?.();
+  } catch (error) {
+    showError(`Estimate failed: ${error.message}`);
+  }
+}
+
+function chosenFilter() {
+  if (document.querySelector('input[name="scope"]:checked')?.value !== 'subtree') return undefined;
+  const pathPrefixes = $('#path-groups').value.split(',').map((p) => p.trim()).filter(Boolean);
+  const locales = [...document.querySelectorAll('#locales input:checked')].map((input) => input.value);
+  return { pathPrefixes, locales };
+}
+
+async function onAddSite(event) {
+  event.preventDefault();
+  showError(null);
+  const filter = chosenFilter();
+  const body = { rootUrl: $('#root-url').value.trim(), ...(filter ? { options: { filter } } : {}) };
+  if ($('#site-id').value.trim()) body.siteId = $('#site-id').value.trim();
+  try {
+    const site = await api('/api/factory/sites', { method: 'POST', body });
+    cancelAdd();
+    await loadSites();
+    await openSite(site.siteId);
+  } catch (error) {
+    showError(`Adding the site failed: ${error.message}`);
+  }
+}
+
+function cancelAdd() {
+  $('#estimate').hidden = true;
+  $('#estimate-form').reset();
+  state.estimate = null;
+}
+
+function renderSync(sync) {
+  state.sync = sync;
+  const status = $('#sync-status');
+  if (!sync) {
+    status.textContent = 'No sync yet.';
+  } else {
+    status.textContent =
+      `Sync ${sync.syncId}: ${sync.state} — ${sync.seen} URLs in the inventory from ${sync.urlsFound} found; ` +
+      `shards ${sync.shardsApplied}/${sync.shardsWritten}; sitemaps ${sync.sitemapsDone} done, ${sync.sitemapsPending} pending; ` +
+      `${sync.new} new, ${sync.changed} changed, ${sync.returned} returned, ${sync.removed} removed; errors: ${errorsText(sync.errors)}`;
+  }
+  const running = sync?.state === 'running';
+  $('#stop-button').disabled = !running;
+  $('#sync-button').disabled = running;
+}
+
+async function loadSyncs() {
+  const { syncs } = await api(sitePath('/syncs'));
+  $('#syncs-table tbody').replaceChildren(
+    ...syncs.map((sync) => {
+      const tr = document.createElement('tr');
+      tr.append(cell(sync.syncId), cell(sync.state), cell(sync.startedAt), cell(String(sync.seen)), cell(String(sync.new)), cell(String(sync.changed)), cell(String(sync.removed)), cell(errorsText(sync.errors)));
+      return tr;
+    }),
+  );
+  return syncs;
+}
+
+// While the page is open and a sync runs, the console advances it (one slice per call), as the orchestrator would.
+async function poll() {
+  if (state.polling) return;
+  state.polling = true;
+  try {
+    while (state.sync?.state === 'running') {
+      const syncId = state.sync.syncId;
+      const sync = await api(sitePath(`/syncs/${syncId}`), { method: 'POST', body: { budgetMs: STEP_BUDGET_MS } });
+      if (state.sync?.syncId !== syncId) break;
+      renderSync(sync);
+      if (sync.state !== 'running') break;
+      await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+    }
+  } catch (error) {
+    showError(`Progress failed: ${error.message}`);
+  } finally {
+    state.polling = false;
+  }
+  await refreshAfterSync();
+}
+
+// A sync that ended (possibly within its first call) changes the site's count, its syncs and its URLs.
+async function refreshAfterSync() {
+  if (state.sync?.state === 'running') return;
+  await Promise.all([loadSyncs(), loadSites(), loadUrls(null)]).catch((error) => showError(error.message));
+}
+
+async function onSync() {
+  showError(null);
+  try {
+    renderSync(await api(sitePath('/sync'), { method: 'POST', body: { budgetMs: STEP_BUDGET_MS } }));
+    await loadSyncs();
+    await poll();
+  } catch (error) {
+    showError(`Sync failed to start: ${error.message}`);
+  }
+}
+
+async function onStop() {
+  showError(null);
+  try {
+    renderSync(await api(sitePath('/sync/stop'), { method: 'POST', body: {} }));
+    await refreshAfterSync();
+  } catch (error) {
+    showError(`Stop failed: ${error.message}`);
+  }
+}
+
+function urlQuery(cursor) {
+  const params = new URLSearchParams();
+  const prefix = $('#filter-prefix').value.trim();
+  const locale = $('#filter-locale').value.trim();
+  const changed = $('#filter-changed').value;
+  const removed = $('#filter-removed').value;
+  if (prefix) params.set('prefix', prefix);
+  if (locale) params.set('locale', locale);
+  if (changed) params.set('changedSince', changed);
+  if (removed) params.set('removed', removed);
+  if (cursor) params.set('cursor', cursor);
+  return params;
+}
+
+async function loadUrls(cursor) {
+  const params = urlQuery(cursor);
+  params.set('limit', '100');
+  const page = await api(sitePath(`/urls?${params}`));
+  $('#urls-table tbody').replaceChildren(
+    ...page.urls.map((row) => {
+      const tr = document.createElement('tr');
+      tr.append(cell(row.url, 'url'), cell(row.sitemapLastmod), cell(row.changefreq), cell(row.priority === null ? '' : String(row.priority)), cell(row.locale), cell(row.changedAt), cell(row.removedAt ?? ''));
+      const td = document.createElement('td');
+      td.append(button('History', () => showHistory(row.url), `History of ${row.url}`));
+      tr.append(td);
+      return tr;
+    }),
+  );
+  state.cursor = page.nextCursor;
+  $('#next-page').disabled = page.nextCursor === null;
+}
+
+async function showHistory(url) {
+  try {
+    const { history } = await api(sitePath(`/urls/${encodeURIComponent(url)}/history`));
+    $('#history-title').textContent = `History of ${url}`;
+    $('#history-table tbody').replaceChildren(
+      ...(history.length
+        ? history.map((row) => {
+            const tr = document.createElement('tr');
+            tr.append(cell(row.recordedAt), cell(row.syncId), cell(row.event), cell(row.oldValue), cell(row.newValue));
+            return tr;
+          })
+        : [Object.assign(document.createElement('tr'), { innerHTML: '<td colspan="5">No change recorded.</td>' })]),
+    );
+    $('#history').hidden = false;
+  } catch (error) {
+    showError(`History failed: ${error.message}`);
+  }
+}
+
+const CSV_COLUMNS = ['url', 'sitemapLastmod', 'changefreq', 'priority', 'locale', 'pathPrefix', 'firstSeenAt', 'lastSeenAt', 'changedAt', 'removedAt'];
+const csvField = (value) => (value === null || value === undefined ? '' : /[",\n\r]/.test(String(value)) ? `"${String(value).replaceAll('"', '""')}"` : String(value));
+
+async function download(format) {
+  showError(null);
+  try {
+    const response = await api(sitePath(`/urls?${urlQuery(null)}`), { accept: 'application/x-ndjson' });
+    const text = await response.text();
+    const content =
+      format === 'csv'
+        ? [CSV_COLUMNS.join(','), ...text.split('\n').filter(Boolean).map((line) => CSV_COLUMNS.map((column) => csvField(JSON.parse(line)[column])).join(','))].join('\n') + '\n'
+        : text;
+    const link = document.createElement('a');
+    link.href = URL.createObjectURL(new Blob([content], { type: format === 'csv' ? 'text/csv' : 'application/x-ndjson' }));
+    link.download = `${state.siteId}-urls.${format}`;
+    link.click();
+    setTimeout(() => URL.revokeObjectURL(link.href), 10_000);
+  } catch (error) {
+    showError(`Download failed: ${error.message}`);
+  }
+}
+
+async function openSite(siteId) {
+  state.siteId = siteId;
+  $('#site-title').textContent = `Site ${siteId}`;
+  $('#site-panel').hidden = false;
+  $('#history').hidden = true;
+  const syncs = await loadSyncs();
+  renderSync(syncs[0] ?? null);
+  await loadUrls(null);
+  if (state.sync?.state === 'running') void poll();
+  $('#site-title').scrollIntoView?.();
+}
+
+function wire() {
+  $('#token').value = token();
+  $('#token-form').addEventListener('submit', (event) => {
+    event.preventDefault();
+    sessionStorage.setItem(TOKEN_KEY, $('#token').value);
+    void loadSites().then(() => showError(null), (error) => showError(`Loading sites failed: ${error.message}`));
+  });
+  $('#estimate-form').addEventListener('submit', onEstimate);
+  $('#scope-form').addEventListener('submit', onAddSite);
+  $('#cancel-add').addEventListener('click', cancelAdd);
+  document.querySelectorAll('input[name="scope"]').forEach((radio) => radio.addEventListener('change', () => ($('#subtree').hidden = chosenFilter() === undefined)));
+  $('#sync-button').addEventListener('click', onSync);
+  $('#stop-button').addEventListener('click', onStop);
+  $('#url-filters').addEventListener('submit', (event) => {
+    event.preventDefault();
+    void loadUrls(null).catch((error) => showError(`Listing failed: ${error.message}`));
+  });
+  $('#first-page').addEventListener('click', () => void loadUrls(null).catch((error) => showError(error.message)));
+  $('#next-page').addEventListener('click', () => void loadUrls(state.cursor).catch((error) => showError(error.message)));
+  $('#download-ndjson').addEventListener('click', () => void download('ndjson'));
+  $('#download-csv').addEventListener('click', () => void download('csv'));
+  void loadSites().catch((error) => showError(error.status === 401 ? 'Enter the API token above.' : `Loading sites failed: ${error.message}`));
+}
+
+wire();
