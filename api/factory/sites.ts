@@ -1,4 +1,4 @@
-import { handle } from '../../lib/http/handler.js';
+import { handle, preflight } from '../../lib/http/handler.js';
 import { parseSitesPath } from '../../lib/http/sites-path.js';
 
 /** Everything below /api/factory/sites (vercel.json rewrites the sub-paths here; `serve` routes them by prefix). */
@@ -20,3 +20,6 @@ export function GET(request: Request): Promise<Response> {
 export function POST(request: Request): Promise<Response> {
   return handle(request, async (context) => (await routes()).sitesRoute('POST', parseSitesPath(new URL(request.url).pathname), request, context));
 }
+
+/** CORS preflight (and `Allow`) for every sites route. */
+export const OPTIONS = preflight(['GET', 'POST']);

@@ -52,6 +52,10 @@ export const FactoryEnvSchema = z.object({
   /** Comma-separated exact origins (`https://app.example.com`) allowed to call the API from a browser. */
   FACTORY_CORS_ORIGINS: z.string().optional(),
   /** Estimates run at once by this process; more are answered 429 with Retry-After (default 4). */
+  /** Postgres for the URL inventory (`?options=-c search_path=...` picks a schema); unset: embedded PGlite. */
+  DATABASE_URL: z.string().min(1).optional(),
+  /** PGlite's data directory when DATABASE_URL is unset (default .crawler-factory/db). */
+  FACTORY_DB_DIR: z.string().min(1).optional(),
   FACTORY_ESTIMATE_CONCURRENCY: z.coerce.number({ error: 'expected a whole number' }).int().positive().max(1_000).optional(),
 });
 type FactoryEnv = z.infer<typeof FactoryEnvSchema>;
@@ -78,6 +82,8 @@ export interface FactoryConfig {
   corsOrigins: string[];
   /** Estimates this process runs at once before answering 429. */
   estimateConcurrency: number;
+  /** Where the URL inventory lives: Postgres, or PGlite in a directory (null: the default directory). */
+  database: { type: 'postgres'; url: string } | { type: 'pglite'; dir: string | null };
 }
 
 /** Estimates run at once per process when FACTORY_ESTIMATE_CONCURRENCY is not set. */
@@ -146,6 +152,7 @@ export function readFactoryConfig(source: Record<string, string | undefined>): F
     },
     corsOrigins: corsOrigins(env.FACTORY_CORS_ORIGINS),
     estimateConcurrency: env.FACTORY_ESTIMATE_CONCURRENCY ?? DEFAULT_ESTIMATE_CONCURRENCY,
+    database: env.DATABASE_URL ? { type: 'postgres', url: env.DATABASE_URL } : { type: 'pglite', dir: env.FACTORY_DB_DIR ?? null },
   };
 }
 

@@ -1,23 +1,17 @@
-import { z } from 'zod';
+import { ConfigError, factoryConfig } from '../config/factory-config.js';
 import type { InventoryDb } from '../inventory/db.js';
 import { openInventoryDb, DEFAULT_DB_DIR } from '../inventory/open-db.js';
-
-/** The inventory's environment: Postgres when DATABASE_URL is set, else PGlite in FACTORY_DB_DIR. */
-const InventoryEnvSchema = z.object({
-  DATABASE_URL: z.string().min(1).optional(),
-  FACTORY_DB_DIR: z.string().min(1).optional(),
-  VERCEL: z.string().optional(),
-});
 
 // One database handle per warm instance, as the job store: a pool (or PGlite's start) per request would cost seconds.
 let cachedDb: Promise<InventoryDb> | null = null;
 
-/** The inventory database of this process, opened (and migrated) on first use. */
-export function inventoryDb(env: NodeJS.ProcessEnv = process.env): Promise<InventoryDb> {
-  const parsed = InventoryEnvSchema.parse(env);
+/** The inventory database of this process (Postgres with DATABASE_URL, else PGlite), opened and migrated on first use. */
+export function inventoryDb(env: Record<string, string | undefined> = process.env): Promise<InventoryDb> {
+  const { database, onVercel } = factoryConfig(env);
   // A serverless instance's disk is scratch: PGlite there would lose the inventory at every cold start.
-  if (parsed.VERCEL === '1' && !parsed.DATABASE_URL) throw new Error('DATABASE_URL is not set: the inventory needs Postgres on Vercel');
-  cachedDb ??= openInventoryDb({ databaseUrl: parsed.DATABASE_URL ?? null, dataDir: parsed.FACTORY_DB_DIR ?? DEFAULT_DB_DIR }).catch((error: unknown) => {
+  if (onVercel && database.type === 'pglite') throw new ConfigError('DATABASE_URL', 'DATABASE_URL is not set: the inventory needs Postgres on Vercel');
+  const target = database.type === 'postgres' ? { databaseUrl: database.url, dataDir: DEFAULT_DB_DIR } : { databaseUrl: null, dataDir: database.dir ?? DEFAULT_DB_DIR };
+  cachedDb ??= openInventoryDb(target).catch((error: unknown) => {
     cachedDb = null;
     throw error;
   });

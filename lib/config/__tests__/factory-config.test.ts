@@ -22,6 +22,7 @@ describe('the factory configuration', () => {
       net: { allowPrivate: false, allowHosts: [], resolve: [] },
       corsOrigins: [],
       estimateConcurrency: 4,
+      database: { type: 'pglite', dir: null },
     });
   });
 
@@ -36,6 +37,7 @@ describe('the factory configuration', () => {
       FACTORY_JOB_TTL_MS: '60000',
       FACTORY_CORS_ORIGINS: 'https://wizard.example.com, http://localhost:5173',
       FACTORY_ESTIMATE_CONCURRENCY: '9',
+      DATABASE_URL: 'postgres://127.0.0.1/test',
       UPSTASH_REDIS_REST_URL: '',
     });
     expect(config).toEqual({
@@ -46,6 +48,7 @@ describe('the factory configuration', () => {
       net: { allowPrivate: true, allowHosts: ['127.0.0.1:8080', 'intranet.local'], resolve: [{ host: 'example.com', port: 443, address: '127.0.0.1' }] },
       corsOrigins: ['https://wizard.example.com', 'http://localhost:5173'],
       estimateConcurrency: 9,
+      database: { type: 'postgres', url: 'postgres://127.0.0.1/test' },
     });
   });
 
