@@ -19,14 +19,10 @@ async function reportFailure(error: unknown, io: Io, argv: string[]): Promise<nu
     io.stderr.write(`crawler-factory: ${detail}\n(add --help for usage)\n`);
     return 2;
   }
-  const { fatalBody, fatalLine } = await import('./report.js');
-  const { isFactoryError } = await import('../lib/factory/errors.js');
+  const { fatalBody, fatalExitCode, fatalLine } = await import('./report.js');
   if (argv.includes('--ndjson') || argv.includes('ndjson')) io.stdout.write(`${JSON.stringify({ type: 'error', fatal: true, ...fatalBody(error) })}\n`);
   io.stderr.write(fatalLine(error));
-  // A refused argument (a URL that is not http(s), a malformed job id) is a usage error.
-  // A refused argument (a URL that is not http(s), a malformed job id) is a usage error; errors met while walking
-  // (a redirect to ftp:) carry the sitemap's depth: they are the walk's, exit 1.
-  return isFactoryError(error) && (error.kind === 'invalid_url' || error.kind === 'bad_request') && error.context.depth === undefined ? 2 : 1;
+  return fatalExitCode(error);
 }
 
 /** Runs one CLI invocation over the given streams (the process's by default) and returns its exit code. */

@@ -14,6 +14,14 @@ export function hint(kind: string): string {
   return '';
 }
 
+/**
+ * The exit code of a fatal error: 2 for a refused argument (a URL that is not http(s), a malformed job id), 1 for
+ * anything else. Errors met while walking (a redirect to ftp:) carry the sitemap's depth: they are the walk's, exit 1.
+ */
+export function fatalExitCode(error: unknown): 1 | 2 {
+  return isFactoryError(error) && (error.kind === 'invalid_url' || error.kind === 'bad_request') && error.context.depth === undefined ? 2 : 1;
+}
+
 /** `crawler-factory: kind: message (url)` and the hint, for stderr. */
 export function fatalLine(error: unknown): string {
   const body = fatalBody(error);

@@ -4,7 +4,7 @@ import type { Io } from '../io.js';
 import { walkOptionsFrom, type CommonFlags } from '../options.js';
 import { fileSink, stdoutSink, type DataSink } from '../output.js';
 import { runWalk, summaryLine, type OutputFormat, type WalkOutcome } from '../walk-run.js';
-import { isFactoryError } from '../../lib/factory/errors.js';
+import { fatalExitCode } from '../report.js';
 
 /** The flags of `walk`. */
 export interface WalkFlags extends CommonFlags {
@@ -41,7 +41,7 @@ export function watchInterrupts(io: Io, controller: AbortController): { signalle
 export function exitCodeOf(outcome: WalkOutcome, signalled: boolean): number {
   if (signalled) return 130;
   if (outcome.fatal === null) return 0;
-  return isFactoryError(outcome.fatal) && (outcome.fatal.kind === 'invalid_url' || outcome.fatal.kind === 'bad_request') ? 2 : 1;
+  return fatalExitCode(outcome.fatal);
 }
 
 /** `crawler-factory walk <input...>`: page URLs (or entries as NDJSON, CSV, JSON) of sites, sitemaps or local files. */

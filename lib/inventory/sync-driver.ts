@@ -96,7 +96,7 @@ export async function advanceSync(runtime: SyncRuntime, syncId: string, options:
     await finishSync(runtime.db, syncId, 'failed', `job ${sync.jobId} is gone from the ${runtime.store.kind} store (a memory store does not survive a restart)`);
     return getSync(runtime.db, syncId);
   }
-  if (status.state === 'running') status = await runSlice(runtime.store, sync.jobId, { ...options });
+  if (status.state === 'running') status = await runSlice(runtime.store, sync.jobId, { ...options, net: runtime.net });
   const complete = await applyPending(runtime, sync, status);
   await recordJobStatus(runtime.db, syncId, status);
   await settle(runtime, sync, status, complete);
