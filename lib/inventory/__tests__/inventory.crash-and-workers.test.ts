@@ -50,12 +50,16 @@ describe.each(DATABASES)('inventory sync on $name', ({ name, open }) => {
   it('loses and duplicates no row when the syncing process is killed with SIGKILL and the sync resumes', { timeout: PGLITE_START_MS * 2 }, async () => {
     const store = await connectRedisJobStore(redis.url);
     let db = test.db;
-    await createSite(db, { rootUrl: site.rootUrl, siteId: 'crash' });
+    // One sitemap at a time, each slow: a 300 ms slice stops claiming after one or two, so the kill lands mid-sync
+    // (a slice no longer abandons reads at its budget).
+    await createSite(db, { rootUrl: site.rootUrl, siteId: 'crash', options: { concurrency: 1 } });
+    site.delayMs = 200;
     const sync = await startSync({ db, store, net: LOOPBACK_NET }, 'crash');
     // PGlite is one process per directory: the parent lets go while the child runs.
     if (name === 'pglite') await db.close();
     const { killedAt } = await crashChild({ ...test.env, REDIS_URL: redis.url, SYNC_ID: sync.syncId });
     expect(killedAt.state).toBe('running');
+    site.delayMs = 0;
     if (name === 'pglite') test.db = db = await test.reopen();
     const done = await syncToEnd({ db, store, net: LOOPBACK_NET }, sync.syncId);
     await store.close();
