@@ -1,5 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import { factoryConfig, inMemoryStoreWarning } from '../../lib/config/factory-config.js';
+import { enableBackgroundSyncs } from '../../lib/http/background-syncs.js';
 import { resetInventoryDb } from '../../lib/http/inventory-context.js';
 import { checkListenAddress } from '../../lib/http/listen-policy.js';
 import { startLocalApiServer } from '../../lib/http/local-server.js';
@@ -33,7 +34,7 @@ function exportNetworkFlags(flags: ServeFlags, env: NodeJS.ProcessEnv): void {
 
 /**
  * `crawler-factory serve [--port N] [--host H]`: the api/ handlers and the ops console on a local HTTP server.
- * SIGINT/SIGTERM abort running slices (they commit what they read and release their leases), then exit 0.
+ * It advances the syncs it starts in the background. SIGINT/SIGTERM abort running slices (they commit what they read and release their leases), then exit 0.
  */
 export async function serveCommand(_args: string[], flags: ServeFlags, io: Io): Promise<number> {
   const port = intFlag('port', flags.port, 0, 65_535) ?? 3000;
@@ -43,6 +44,8 @@ export async function serveCommand(_args: string[], flags: ServeFlags, io: Io): 
   exportNetworkFlags(flags, io.env);
   const warning = inMemoryStoreWarning(factoryConfig(io.env));
   if (warning !== null) io.stderr.write(`warning: ${warning}\n`);
+  // A long-lived server advances the syncs it starts by itself (on Vercel the console or an orchestrator does).
+  const background = enableBackgroundSyncs();
   const server = await startLocalApiServer(API_DIR, { host: flags.host, port }, PUBLIC_DIR);
   // Loading the handlers pointed logs at stdout (as the functions log); in the CLI they belong on stderr.
   sendLogsTo('stderr');
@@ -53,6 +56,7 @@ export async function serveCommand(_args: string[], flags: ServeFlags, io: Io): 
     process.once('SIGTERM', stop);
   });
   await server.shutdown();
+  await background.stop();
   // The handlers' cached store (a Redis connection) and database would otherwise hold the process open.
   await resetServiceStore();
   await resetInventoryDb();

@@ -7,7 +7,9 @@ import type { ServiceContext } from './service.js';
 import type { SitesPath } from './sites-path.js';
 import { RequestError } from '../factory/errors.js';
 import { createSite, getSite, listSites, SiteOptionsSchema } from '../inventory/sites.js';
-import { advanceSync, startSync, stopSync, type SyncRuntime } from '../inventory/sync-driver.js';
+import { advanceSync, startSync, stopSync, type AdvanceOptions, type SyncRuntime } from '../inventory/sync-driver.js';
+import { adoptSync } from './background-syncs.js';
+import type { Sync } from '../inventory/schemas.js';
 import { getSync, listSyncs, runningSync } from '../inventory/syncs.js';
 import { listUrls, streamUrls, UrlQuerySchema, urlHistory } from '../inventory/url-query.js';
 
@@ -21,6 +23,13 @@ export const SyncStepRequestSchema = z.object({ budgetMs: z.number().int().posit
 
 async function runtimeOf(context: ServiceContext): Promise<SyncRuntime> {
   return { db: await inventoryDb(), store: await context.store(), net: context.net };
+}
+
+// One slice for the caller; a long-lived process (`serve`) then keeps the sync going by itself.
+async function advanceAndAdopt(runtime: SyncRuntime, syncId: string, options: AdvanceOptions): Promise<Sync> {
+  const sync = await advanceSync(runtime, syncId, options);
+  if (sync.state === 'running') adoptSync(runtime, syncId);
+  return sync;
 }
 
 function urlQuery(request: Request) {
@@ -79,7 +88,7 @@ async function postRoute(path: SitesPath, request: Request, context: ServiceCont
     case 'sync': {
       const { budgetMs } = await readJsonBody(request, SyncStepRequestSchema);
       const sync = await startSync(runtime, path.siteId);
-      return json(await advanceSync(runtime, sync.syncId, { budgetMs: budgetMs ?? DEFAULT_SYNC_SLICE_BUDGET_MS, signal: request.signal }), 201);
+      return json(await advanceAndAdopt(runtime, sync.syncId, { budgetMs: budgetMs ?? DEFAULT_SYNC_SLICE_BUDGET_MS, signal: request.signal }), 201);
     }
     case 'sync-stop': {
       await readJsonBody(request, z.object({}).strict());
@@ -90,7 +99,7 @@ async function postRoute(path: SitesPath, request: Request, context: ServiceCont
     case 'sync-one': {
       const { budgetMs } = await readJsonBody(request, SyncStepRequestSchema);
       await getSync(runtime.db, path.syncId, path.siteId);
-      return json(await advanceSync(runtime, path.syncId, { budgetMs: budgetMs ?? DEFAULT_SYNC_SLICE_BUDGET_MS, signal: request.signal }));
+      return json(await advanceAndAdopt(runtime, path.syncId, { budgetMs: budgetMs ?? DEFAULT_SYNC_SLICE_BUDGET_MS, signal: request.signal }));
     }
     default:
       throw methodNotAllowed(request, path);
