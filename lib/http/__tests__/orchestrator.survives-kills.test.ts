@@ -10,6 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { freePort, startTestRedis, type TestRedis } from '../../../test/helpers/redis-server.js';
+import { startLoopbackServer } from '../../demo/loopback-server.js';
 import { demoGroundTruth, expectExactlyOnce, openRedisProbe, startSlowDemoSite, type SlowDemoSite } from './http-fixtures.js';
 import { startServe, type ServeProcess } from './serve-process.js';
 
@@ -117,5 +118,22 @@ describe('the orchestrator against a serve that is killed and restarted', () => 
     const shardKeys = (await probe.keys()).filter((key) => key.startsWith(`cf:job:{${summary.jobId}}:shard:`));
     await probe.close();
     expect(shardKeys.length).toBe(summary.shards);
+  });
+
+  it('says why a job failed: exit 1, the JSON line, and each reported error kind and message on stderr', { timeout: 120_000 }, async () => {
+    const empty = await startLoopbackServer(() => null); // no robots.txt, no sitemap anywhere
+    const port = await freePort();
+    const failing = await startServe({ port, env: { REDIS_URL: redis.url, FACTORY_ALLOW_HOSTS: `127.0.0.1:${empty.port}` } });
+    try {
+      const orchestrator = startOrchestrator(['--api', failing.origin, '--root', `${empty.origin}/`, '--budget-ms', String(BUDGET_MS)]);
+      const [code] = (await once(orchestrator.child, 'exit')) as [number | null];
+      expect(code).toBe(1);
+      expect(SummarySchema.parse(JSON.parse(orchestrator.stdout().trim()))).toMatchObject({ state: 'failed', urls: 0 });
+      expect(orchestrator.lines).toContain('orchestrate: job ended failed:');
+      expect(orchestrator.lines.some((line) => line.startsWith('  not_sitemap: '))).toBe(true);
+    } finally {
+      await failing.stop('SIGKILL');
+      await empty.close();
+    }
   });
 });
