@@ -1,5 +1,36 @@
 #!/usr/bin/env node
 // The `crawler-factory` executable: compiled to dist/cli/bin.js and run by plain node.
-import { main } from './main.js';
+import { readFileSync } from 'node:fs';
+import { packageVersion } from './version.js';
 
-process.exitCode = await main(process.argv.slice(2));
+/** The top-level help, rendered by the program itself at build time (scripts/build.mjs); null before a build. */
+function builtHelp(): string | null {
+  try {
+    return readFileSync(new URL('./help.txt', import.meta.url), 'utf8');
+  } catch {
+    return null;
+  }
+}
+
+// `--version` and the top-level `--help` answer without loading commander and the program: they are what people
+// run first, and start-up is most of their cost.
+function quickAnswer(args: string[]): string | null {
+  const [only, ...rest] = args;
+  if (rest.length > 0) return null;
+  if (only === '--version' || only === '-V') return `${packageVersion()}\n`;
+  if (only === undefined || only === '--help' || only === '-h') return builtHelp();
+  return null;
+}
+
+// A closed pipe (`crawler-factory walk --help | head`) ends the run quietly: nobody is left to read the rest.
+for (const stream of [process.stdout, process.stderr]) {
+  stream.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code !== 'EPIPE') throw error;
+    process.exit(0);
+  });
+}
+
+const args = process.argv.slice(2);
+const quick = quickAnswer(args);
+if (quick !== null) process.stdout.write(quick);
+else process.exitCode = await (await import('./main.js')).main(args);

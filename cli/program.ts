@@ -1,23 +1,10 @@
-import { readFileSync } from 'node:fs';
 import { Command, CommanderError, Option } from 'commander';
 import type { Io } from './io.js';
 import { addFilterOptions, addNetworkOptions, collect } from './flags.js';
+import { packageVersion } from './version.js';
 
 /** A command's action (flags typed by each command, from commander's opts()); loaded on demand, returns the exit code. */
 export type Action = (positionals: string[], flags: never, io: Io) => Promise<number>;
-
-/** The package version, read from package.json beside the sources (`cli/`) or the build (`dist/cli/`). */
-export function packageVersion(): string {
-  for (const path of ['../package.json', '../../package.json']) {
-    try {
-      const { name, version } = JSON.parse(readFileSync(new URL(path, import.meta.url), 'utf8')) as { name?: string; version?: string };
-      if (name === 'crawler-factory' && version) return version;
-    } catch {
-      // not this layout: try the next
-    }
-  }
-  return '0.0.0';
-}
 
 function examples(lines: string[]): string {
   return `\nExamples:\n${lines.map((line) => `  $ ${line}`).join('\n')}\n`;

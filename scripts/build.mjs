@@ -10,3 +10,14 @@ const tsc = require.resolve('typescript/bin/tsc');
 const run = spawnSync(process.execPath, [tsc, '-p', 'tsconfig.build.json'], { stdio: 'inherit', cwd: new URL('..', import.meta.url) });
 if (run.status !== 0) process.exit(run.status ?? 1);
 chmodSync(new URL('../dist/cli/bin.js', import.meta.url), 0o755);
+
+// The top-level help, rendered once by the program itself, so `crawler-factory --help` need not load it (cli/bin.ts).
+const { PassThrough, Readable } = await import('node:stream');
+const { writeFileSync } = await import('node:fs');
+const { main } = await import('../dist/cli/main.js');
+const stdout = new PassThrough();
+let help = '';
+stdout.on('data', (chunk) => (help += chunk.toString()));
+const io = { stdin: Readable.from([]), stdout, stderr: new PassThrough(), env: process.env, stderrIsTTY: false };
+if ((await main(['--help'], io)) !== 0 || help === '') throw new Error('build: rendering the help failed');
+writeFileSync(new URL('../dist/cli/help.txt', import.meta.url), help);
