@@ -40,7 +40,8 @@ export function resolveInput(raw: string, io: Io, quiet = false): Input {
   }
   if (isFile(text)) return { url: pathToFileURL(resolve(text)).href, local: true };
   if (LOOKS_LIKE_PATH.test(text) && !HOST_THEN_PATH.test(text)) throw new UsageError(`no such file: ${text}; ${ACCEPTED_INPUTS}`);
-  if (text === '' || /\s/.test(text)) throw new UsageError(`not a URL: "${text}"; ${ACCEPTED_INPUTS}`);
+  // `ht!tp://x` has a scheme, just not a valid one: adding https:// in front would only make a stranger URL.
+  if (text === '' || /\s/.test(text) || text.includes('://')) throw new UsageError(`not a URL: "${text}"; ${ACCEPTED_INPUTS}`);
   const url = `https://${text}`;
   if (!quiet) io.stderr.write(`crawler-factory: no scheme in "${text}": using ${url}\n`);
   return { url, local: false };

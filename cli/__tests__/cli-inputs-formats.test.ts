@@ -48,6 +48,12 @@ describe('inputs', () => {
     expect(run.stderr).toContain('accepted inputs: an http:// or https:// URL');
   });
 
+  it('refuses a malformed scheme instead of putting https:// in front of it (exit 2)', async () => {
+    const run = await runMain(['walk', 'ht!tp://example.com/']);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain('not a URL: "ht!tp://example.com/"');
+  });
+
   it('-- ends options, so an input may start with a dash', async () => {
     const run = await runMain(['walk', ...allow, '--', '-not-a-file.xml']);
     expect(run.code).toBe(2);
