@@ -1,15 +1,10 @@
 // The sites API through the local server (the same routing `serve` uses): sites, syncs, URL listing, NDJSON and history.
-import { fileURLToPath } from 'node:url';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TEST_DATABASE_URL, startMutableSite, type MutableSite } from '../../../lib/inventory/__tests__/inventory-fixtures.js';
-import { resetInventoryDb } from '../../../lib/http/inventory-context.js';
-import { startLocalApiServer, type LocalApiServer } from '../../../lib/http/local-server.js';
-import { resetServiceStore } from '../../../lib/http/service.js';
+import type { LocalApiServer } from '../../../lib/http/local-server.js';
+import type { MutableSite } from '../../../lib/inventory/__tests__/inventory-fixtures.js';
+import { startSitesApi, type SitesApi } from './sites-api-fixture.js';
 
 const TOKEN = 'sites-test-token';
-const API_DIR = fileURLToPath(new URL('../../', import.meta.url));
-const schema = `inv_http_${process.pid}_${Math.random().toString(36).slice(2, 8)}`;
 
 interface SyncBody {
   syncId: string;
@@ -19,33 +14,17 @@ interface SyncBody {
 }
 
 describe('sites API', () => {
+  let api: SitesApi;
   let server: LocalApiServer;
   let site: MutableSite;
-  const admin = new pg.Client({ connectionString: TEST_DATABASE_URL });
-  const call = (path: string, init: RequestInit = {}) =>
-    fetch(`${server.origin}${path}`, { ...init, headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json', ...init.headers } });
-  const post = (path: string, body: unknown = {}) => call(path, { method: 'POST', body: JSON.stringify(body) });
+  const call = (path: string, init: RequestInit = {}) => api.call(path, init);
+  const post = (path: string, body: unknown = {}) => api.post(path, body);
 
   beforeAll(async () => {
-    await admin.connect();
-    await admin.query(`CREATE SCHEMA ${schema}`);
-    Object.assign(process.env, {
-      DATABASE_URL: `${TEST_DATABASE_URL}?options=${encodeURIComponent(`-c search_path=${schema}`)}`,
-      FACTORY_API_TOKEN: TOKEN,
-      FACTORY_ALLOW_PRIVATE: '1',
-    });
-    delete process.env.REDIS_URL;
-    site = await startMutableSite(2_500);
-    server = await startLocalApiServer(API_DIR, { host: '127.0.0.1', port: 0 });
+    api = await startSitesApi({ name: 'inv_http', token: TOKEN, pages: 2_500 });
+    ({ server, site } = api);
   });
-  afterAll(async () => {
-    await server?.close();
-    await site?.close();
-    await resetInventoryDb();
-    await resetServiceStore();
-    await admin.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
-    await admin.end();
-  });
+  afterAll(async () => api?.close());
 
   it('adds a site (201), refuses a taken id (409), a malformed id (400) and a missing token (401)', async () => {
     const created = await post('/api/factory/sites', { rootUrl: site.rootUrl, siteId: 'shop' });
