@@ -2,6 +2,7 @@ import { ConfigError, factoryConfig, STORE_VARIABLES_HINT, type FactoryConfig } 
 import type { NetPolicy } from '../factory/limits.js';
 import type { JobStore } from '../store/job-store.js';
 import { openConfiguredStore } from '../store/open-job-store.js';
+import { WarmHandle } from '../utils/warm-handle.js';
 
 /** What every handler needs: the typed configuration, the network policy and the job store. */
 export interface ServiceContext {
@@ -11,7 +12,7 @@ export interface ServiceContext {
 }
 
 // One store per warm function instance: connecting on every request would cost a TCP+TLS handshake each time.
-let cachedStore: Promise<JobStore> | null = null;
+const warmStore = new WarmHandle<JobStore>();
 
 // A Vercel function's memory dies with the instance: jobs there would vanish between two calls.
 function assertDurable(config: FactoryConfig): void {
@@ -28,18 +29,12 @@ export function serviceContext(env: Record<string, string | undefined> = process
     net: config.net,
     store: () => {
       assertDurable(config);
-      cachedStore ??= openConfiguredStore(config).catch((error: unknown) => {
-        cachedStore = null;
-        throw error;
-      });
-      return cachedStore;
+      return warmStore.get(() => openConfiguredStore(config));
     },
   };
 }
 
 /** Drops the cached store (tests that switch stores between cases; `serve` on shutdown). */
 export async function resetServiceStore(): Promise<void> {
-  const store = cachedStore;
-  cachedStore = null;
-  await (await store?.catch(() => null))?.close();
+  await warmStore.reset();
 }
