@@ -28,7 +28,9 @@ function registerCommands(program: Command, run: (action: () => Promise<Action>)
     .summary('page URLs of sites, sitemaps or local sitemap files, one a line')
     .description('Page URLs, one a line. A site root (path "/") is discovered first (robots.txt, then well-known paths); any other URL is read as a sitemap; a local path is read as a sitemap file whose children are fetched.')
     .argument('<input...>', 'URL, host name (https:// added), local sitemap file, or - for URLs on stdin');
-  addFilterOptions(addNetworkOptions(outputOptions(walk, ['lines', 'ndjson', 'csv', 'json'])));
+  addFilterOptions(addNetworkOptions(outputOptions(walk, ['lines', 'ndjson', 'csv', 'json'])))
+    .option('--validators <file>', 'incremental re-sync: read the previous run\'s sitemap validators from FILE (if present), skip or ask conditionally for unchanged sitemaps (their URLs are not printed), and rewrite FILE after a complete walk')
+    .option('--full', 'with --validators: read every sitemap whole (the file is still rewritten)');
   walk.addHelpText('after', examples([
     'crawler-factory walk https://www.example.com/',
     'crawler-factory walk example.com --include "/blog/**" --since 2024-01-01 --format csv -o blog.csv',
