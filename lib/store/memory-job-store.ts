@@ -1,5 +1,5 @@
 import { STORE_VARIABLES_HINT } from '../config/factory-config.js';
-import type { JobStatus, ShardEntry } from '../factory/types.js';
+import { SitemapValidatorSchema, type JobStatus, type ShardEntry, type SitemapValidator } from '../factory/types.js';
 import { createLogger } from '../utils/logger.js';
 import { assertJobId } from './job-id.js';
 import {
@@ -12,6 +12,7 @@ import {
   type EnqueueResult,
   type FinishRequest,
   type FinishResult,
+  type JobResync,
   type JobStore,
   type NewJob,
   type RenewRequest,
@@ -125,6 +126,18 @@ export class MemoryJobStore implements JobStore {
     this.jobs.delete(jobId);
     log.info({ event: 'job_deleted', jobId, found }, 'job delete requested');
     return found;
+  }
+
+  async readValidator(jobId: string, key: string): Promise<SitemapValidator | null> {
+    // As on Redis, an expired (or unknown) job simply has no validators: the next run reads everything.
+    const raw = this.find(assertJobId(jobId))?.validators.get(key);
+    return raw === undefined ? null : parseJsonRecord(raw, SitemapValidatorSchema, `memory validator ${jobId}/${key}`);
+  }
+
+  async readResync(jobId: string): Promise<JobResync> {
+    const job = this.find(assertJobId(jobId));
+    const entries = [...(job?.validators ?? [])].map(([key, raw]) => [key, parseJsonRecord(raw, SitemapValidatorSchema, `memory validator ${jobId}/${key}`)] as const);
+    return { validators: Object.fromEntries(entries), unchanged: [...(job?.unchanged ?? [])] };
   }
 
   async readShard(jobId: string, n: number): Promise<ShardEntry[] | null> {

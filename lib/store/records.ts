@@ -5,6 +5,8 @@ import {
   JobStateSchema,
   ReportedErrorSchema,
   SitemapRefSchema,
+  SitemapValidatorSchema,
+  type SitemapValidator,
   type JobState,
   type JobStatus,
   type ReportedError,
@@ -43,6 +45,8 @@ export const JobMetaSchema = z.object({
   sitemapUrls: z.array(z.string()),
   options: JobWalkOptionsSchema,
   createdAt: z.string(),
+  /** Incremental re-sync: the job whose validators this one starts from (absent: read everything). */
+  previousJobId: JobIdSchema.nullable().optional(),
 });
 export type JobMeta = z.infer<typeof JobMetaSchema>;
 
@@ -53,6 +57,7 @@ export interface JobMetaInput {
   sitemapUrls: string[];
   options: JobWalkOptions;
   createdAt: string;
+  previousJobId?: string | null;
 }
 
 // Counters come back from Redis as decimal strings; anything else would poison later increments.
@@ -130,6 +135,11 @@ export function parseMeta(raw: string, jobId: string, key: string): JobMeta {
   const meta = parseJsonRecord(raw, JobMetaSchema, key);
   if (meta.jobId !== jobId) throw new StoreError('foreign', `record ${key} belongs to job ${meta.jobId}`, { key });
   return meta;
+}
+
+/** A sitemap's validator as stored in the job's validators hash. */
+export function serializeValidator(validator: SitemapValidator): string {
+  return JSON.stringify(SitemapValidatorSchema.parse(validator));
 }
 
 /** An error as stored in the job's error list. */
