@@ -4,7 +4,7 @@ import { resolveWalkOptions, type WalkOptions, type WalkOptionsInput } from './l
 import { compileFilter, type EntryFilter } from './filter/index.js';
 import { localeFromPath, localeOf, normaliseHreflang, pathPrefixOf } from './scope/locale.js';
 import { readSitemap, type ItemMapper, type ReadSitemapContext, type SitemapOpener } from './walk/sitemap-reader.js';
-import type { ParsedUrl, ShardEntry, SitemapEntry, SitemapRef, Validators, WalkState } from './types.js';
+import type { ParsedUrl, ShardEntry, SitemapEntry, SitemapRef, SitemapValidator, Validators, WalkState } from './types.js';
 import { UrlExpander } from './url/url-expander.js';
 import { SitemapWalk, type WalkEvent, type WalkSetup } from './walk/walker.js';
 import { noSitemapError, whenAllRootsFail } from './walk/walk-policy.js';
@@ -176,8 +176,11 @@ export const createShardEntryMapper = (keep: EntryFilter | null = null): ItemMap
   };
 };
 
-/** Reads one sitemap as shard entries from `context.skip` on (the job runner's unit of work and of shards), through the job's filter. */
-export function readSitemapShardEntries(ref: SitemapRef, options: WalkOptions, context: ReadSitemapContext) {
+/**
+ * Reads one sitemap as shard entries from `context.skip` on (the job runner's unit of work and of shards), through the
+ * job's filter; with the previous run's validator for it, unchanged as the walk decides (no entries).
+ */
+export function readSitemapShardEntries(ref: SitemapRef, options: WalkOptions, context: ReadSitemapContext & { previous: SitemapValidator | null }) {
   const keep = filterFor(options, null);
   return readSitemap(ref, options, { ...context, createMapper: () => createShardEntryMapper(keep) });
 }

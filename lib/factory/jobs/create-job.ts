@@ -17,6 +17,8 @@ export interface CreateJobInput {
   rootUrl?: string;
   sitemapUrls?: string[];
   options?: WalkOptionsInput;
+  /** Incremental re-sync: start from this job's validators (unchanged sitemaps are skipped or asked for conditionally). */
+  previousJobId?: string;
 }
 
 const InputSchema = z.union([
@@ -75,10 +77,13 @@ export async function createJob(store: JobStore, input: CreateJobInput): Promise
   options.filter.scopeRoot ??= start.rootUrl ?? start.sitemapUrls[0] ?? null;
   // Names are checked with DNS too (a host that resolves to loopback is refused now, not by a failed job later).
   await Promise.all([...new Set(start.items.map(firstUrl))].map((url) => assertHostAllowed(new URL(url), options.net)));
+  // The previous job must exist now (a typo would silently read everything); its validators are read per sitemap.
+  if (input.previousJobId !== undefined) await store.getStatus(input.previousJobId);
   const jobId = newJobId();
   // The network policy checked the start URLs above; it is the deployment's, so it is not kept with the job.
   const { net: _net, ...limits } = options;
-  const meta = { jobId, rootUrl: start.rootUrl, sitemapUrls: start.sitemapUrls, options: limits, createdAt: new Date().toISOString() };
+  const previous = input.previousJobId === undefined ? {} : { previousJobId: input.previousJobId };
+  const meta = { jobId, rootUrl: start.rootUrl, sitemapUrls: start.sitemapUrls, options: limits, createdAt: new Date().toISOString(), ...previous };
   await store.createJob({ meta, items: start.items, roots: start.roots });
   return store.getStatus(jobId);
 }
