@@ -158,8 +158,10 @@ export interface JobStore {
   stop(jobId: string): Promise<JobStatus>;
   /** Removes the job and every key it owns (shards, leases); false when there was no such job. */
   deleteJob(jobId: string): Promise<boolean>;
-  /** The validator job `jobId` kept for the sitemap of identity key `key`, or null (none kept, or the job expired). */
-  readValidator(jobId: string, key: string): Promise<SitemapValidator | null>;
+  /** Gives a job part of the previous run's validators (by identity key), before its first slice; repeatable. */
+  seedPrevious(jobId: string, validators: Validators): Promise<void>;
+  /** The previous run's validator job `jobId` was given for the sitemap of identity key `key`, or null: read it whole. */
+  readPrevious(jobId: string, key: string): Promise<SitemapValidator | null>;
   /** Everything job `jobId` kept for the next run (a sync copies it into the inventory). */
   readResync(jobId: string): Promise<JobResync>;
   /** Shard `n` (0-based), or null when it does not exist (not yet written, or expired). */

@@ -1,5 +1,5 @@
 import { STORE_VARIABLES_HINT } from '../config/factory-config.js';
-import { SitemapValidatorSchema, type JobStatus, type ShardEntry, type SitemapValidator } from '../factory/types.js';
+import { SitemapValidatorSchema, type JobStatus, type ShardEntry, type SitemapValidator, type Validators } from '../factory/types.js';
 import { createLogger } from '../utils/logger.js';
 import { assertJobId } from './job-id.js';
 import {
@@ -19,7 +19,7 @@ import {
   type VisitResult,
 } from './job-store.js';
 import { MemoryJob, type MemoryCounters } from './memory-job.js';
-import { jobStatusFrom, parseJsonRecord, parseMeta, serializeMeta, ShardSchema, type JobMeta } from './records.js';
+import { jobStatusFrom, parseJsonRecord, parseMeta, serializeMeta, serializeValidator, ShardSchema, type JobMeta } from './records.js';
 import { jobNotFound, StoreError } from './store-errors.js';
 
 const log = createLogger('store:memory');
@@ -128,10 +128,14 @@ export class MemoryJobStore implements JobStore {
     return found;
   }
 
-  async readValidator(jobId: string, key: string): Promise<SitemapValidator | null> {
-    // As on Redis, an expired (or unknown) job simply has no validators: the next run reads everything.
-    const raw = this.find(assertJobId(jobId))?.validators.get(key);
-    return raw === undefined ? null : parseJsonRecord(raw, SitemapValidatorSchema, `memory validator ${jobId}/${key}`);
+  async seedPrevious(jobId: string, validators: Validators): Promise<void> {
+    const job = this.get(jobId);
+    for (const [key, validator] of Object.entries(validators)) job.previous.set(key, serializeValidator(validator));
+  }
+
+  async readPrevious(jobId: string, key: string): Promise<SitemapValidator | null> {
+    const raw = this.get(jobId).previous.get(key);
+    return raw === undefined ? null : parseJsonRecord(raw, SitemapValidatorSchema, `memory previous ${jobId}/${key}`);
   }
 
   async readResync(jobId: string): Promise<JobResync> {

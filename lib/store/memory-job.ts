@@ -48,6 +48,8 @@ export class MemoryJob {
   /** Validators kept for the next run (identity key -> JSON), and the URLs of sitemaps found unchanged. */
   readonly validators = new Map<string, string>();
   readonly unchanged = new Set<string>();
+  /** The previous run's validators this job was given (identity key -> JSON). */
+  readonly previous = new Map<string, string>();
   /** Which work added each redirect target to the visited set (the `redirect:` keys on Redis). */
   readonly redirects = new Map<string, string>();
 

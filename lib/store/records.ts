@@ -45,8 +45,10 @@ export const JobMetaSchema = z.object({
   sitemapUrls: z.array(z.string()),
   options: JobWalkOptionsSchema,
   createdAt: z.string(),
-  /** Incremental re-sync: the job whose validators this one starts from (absent: read everything). */
+  /** Incremental re-sync: the job whose validators this one was given, if they came from a job. */
   previousJobId: JobIdSchema.nullable().optional(),
+  /** Incremental re-sync: how many previous validators the job was given (absent or 0: every sitemap is read whole). */
+  previousSitemaps: z.number().int().nonnegative().optional(),
 });
 export type JobMeta = z.infer<typeof JobMetaSchema>;
 
@@ -58,6 +60,7 @@ export interface JobMetaInput {
   options: JobWalkOptions;
   createdAt: string;
   previousJobId?: string | null;
+  previousSitemaps?: number;
 }
 
 // Counters come back from Redis as decimal strings; anything else would poison later increments.

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { SitemapValidatorSchema, type JobStatus, type ShardEntry, type SitemapValidator } from '../factory/types.js';
+import { SitemapValidatorSchema, type JobStatus, type ShardEntry, type SitemapValidator, type Validators } from '../factory/types.js';
 import { createLogger } from '../utils/logger.js';
 import { assertJobId } from './job-id.js';
 import {
@@ -25,7 +25,7 @@ import { pairsToObject, parseJsonRecord, parseMeta, parseRecord, serializeError,
 import { CountingCommands, type CommandStats, type RedisCommands } from './redis-commands.js';
 import { checkGuard, toClaimResult, toCommitResult, toEnqueueResult, toFinishResult, toJobStatus } from './replies.js';
 import { ScriptRunner, type RetryPolicy } from './script-runner.js';
-import { CLAIM, COMMIT_SHARD, CREATE_JOB, DELETE_JOB, ENQUEUE, FINISH_WORK, RELEASE, RENEW, STATUS, STOP, VISIT } from './scripts/job-scripts.js';
+import { CLAIM, COMMIT_SHARD, CREATE_JOB, DELETE_JOB, ENQUEUE, FINISH_WORK, RELEASE, RENEW, SEED_PREVIOUS, STATUS, STOP, VISIT } from './scripts/job-scripts.js';
 import type { LuaScript } from './scripts/lua-script.js';
 import { StoreError } from './store-errors.js';
 
@@ -141,8 +141,15 @@ export class RedisJobStore implements JobStore {
     return tag === 'deleted';
   }
 
-  async readValidator(jobId: string, key: string): Promise<SitemapValidator | null> {
-    const hash = jobKeyPrefix(assertJobId(jobId)) + 'validators';
+  async seedPrevious(jobId: string, validators: Validators): Promise<void> {
+    const args = Object.entries(validators).flatMap(([key, validator]) => [key, serializeValidator(validator)]);
+    if (args.length === 0) return;
+    const reply = await this.run(SEED_PREVIOUS, assertJobId(jobId), args);
+    parseRecord(reply, z.tuple([z.literal('seeded')]), this.key(jobId));
+  }
+
+  async readPrevious(jobId: string, key: string): Promise<SitemapValidator | null> {
+    const hash = jobKeyPrefix(assertJobId(jobId)) + 'previous';
     const raw = await this.runner.send(['HGET', hash, key]);
     if (raw === null) return null;
     if (typeof raw !== 'string') throw new StoreError('corrupt', `record ${hash} ${key} is not a string`, { key: hash });

@@ -54,11 +54,11 @@ async function nextStep(job: SitemapJob, reader: SitemapReader): Promise<ReadSte
   }
 }
 
-/** The validator the previous job kept for this sitemap (incremental re-sync), or null: read it whole. */
+/** The previous run's validator for this sitemap (incremental re-sync), or null: read it whole. */
 async function previousValidator(context: SliceContext, ref: SitemapRef): Promise<SitemapValidator | null> {
-  const previousJobId = context.meta.previousJobId ?? null;
   const key = validatorKey(ref.url);
-  return previousJobId === null || key === null ? null : context.store.readValidator(previousJobId, key);
+  // A job given no validators asks the store nothing: a first run costs no extra command per sitemap.
+  return (context.meta.previousSitemaps ?? 0) === 0 || key === null ? null : context.store.readPrevious(context.jobId, key);
 }
 
 async function readInto(context: SliceContext, job: SitemapJob): Promise<ReadOutcome> {

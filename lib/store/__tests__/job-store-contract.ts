@@ -237,10 +237,18 @@ export function describeJobStoreContract(name: string, harness: StoreHarness): v
       await store.finishWork(jobId, { ...finishA, resync: { key: 'k:a', url: A, validator, unchanged: true } });
       const second = await claimWork(store, jobId);
       await store.finishWork(jobId, { workId: second.workId, token: second.token, errors: [], countSitemap: true, failure: 'none', resync: { key: 'k:b', url: B, validator: null, unchanged: false } });
-      expect(await store.readValidator(jobId, 'k:a')).toEqual(validator);
-      expect(await store.readValidator(jobId, 'k:b')).toBeNull();
       expect(await store.readResync(jobId)).toEqual({ validators: { 'k:a': validator }, unchanged: [A] });
-      expect(await store.readValidator(newJob([A]).meta.jobId, 'k:a')).toBeNull();
+      expect(await store.readResync(newJob([A]).meta.jobId)).toEqual({ validators: {}, unchanged: [] });
+    }));
+
+    it('hands a job the previous run\'s validators it was seeded with, by key', withStore(async (store) => {
+      const jobId = await createdJob(store, [A]);
+      const validator = { etag: null, lastModified: 'Thu, 01 Jan 2026 00:00:00 GMT', lastmod: null };
+      await store.seedPrevious(jobId, { 'k:a': validator });
+      await store.seedPrevious(jobId, { 'k:b': { ...validator, lastmod: '2026-01-01' } });
+      expect(await store.readPrevious(jobId, 'k:a')).toEqual(validator);
+      expect(await store.readPrevious(jobId, 'k:b')).toEqual({ ...validator, lastmod: '2026-01-01' });
+      expect(await store.readPrevious(jobId, 'k:c')).toBeNull();
     }));
 
     it('stores URLs with any characters unchanged', withStore(async (store) => {

@@ -178,6 +178,17 @@ return {'added'}
 `,
 );
 
+/** ARGV: prefix, now, key/validator JSON pairs... The previous run's validators a job starts from, under the job's expiry. */
+export const SEED_PREVIOUS = script(
+  'seed_previous',
+  `
+local bad = check() if bad then return bad end
+for i = 3, #ARGV - 1, 2 do redis.call('HSET', PREVIOUS, ARGV[i], ARGV[i + 1]) end
+touch()
+return {'seeded'}
+`,
+);
+
 /** ARGV: prefix, now. Only a running job becomes stopped; the status comes back in the same step. */
 export const STOP = script(
   'stop',

@@ -78,6 +78,27 @@ describe.each(stores)('a job re-synced from a previous job (%s store)', (_name, 
     }
   });
 
+  it('takes the previous validators inline (as the inventory gives them) just as from a previous job', async () => {
+    const state = { version: 1 };
+    const site = await changingSite(state);
+    const store = await open();
+    try {
+      const run = { ...LOOPBACK, ...QUICK, budgetMs: 5_000 };
+      const first = await createJob(store, { rootUrl: site.url('/index.xml'), options: LOOPBACK });
+      await runToEnd(store, first.jobId, run);
+      const { validators } = await store.readResync(first.jobId);
+      state.version = 2;
+      const second = await createJob(store, { rootUrl: site.url('/index.xml'), options: LOOPBACK, previous: validators });
+      await runToEnd(store, second.jobId, run);
+      expect((await allShardUrls(store, second.jobId)).sort()).toEqual(pagesOf(site.origin, 'b2', 3));
+      expect((await store.getMeta(second.jobId)).previousSitemaps).toBe(3);
+      await expect(createJob(store, { rootUrl: site.url('/index.xml'), options: LOOPBACK, previous: validators, previousJobId: first.jobId })).rejects.toMatchObject({ kind: 'bad_request' });
+    } finally {
+      await store.close();
+      await site.close();
+    }
+  });
+
   it('refuses an unknown previous job at creation (not_found)', async () => {
     const store = await open();
     try {
