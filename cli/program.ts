@@ -99,6 +99,7 @@ function registerCommands(program: Command, run: (action: () => Promise<Action>)
     .option('--site <id>', 'site id (default: derived from the host)')
     .option('--db <dir>', 'PGlite data directory when DATABASE_URL is unset (default .crawler-factory/db)')
     .option('--resume <syncId>', 'continue an existing sync')
+    .option('--full', "read every sitemap whole instead of re-syncing from the last done sync's validators")
     .option('--budget <ms>', 'time budget per slice, at least 250 (default 10000)');
   addNetworkOptions(sync).addHelpText('after', examples([
     'crawler-factory sync https://www.example.com/ --site example',
