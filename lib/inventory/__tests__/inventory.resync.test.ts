@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startLoopbackServer, type LoopbackServer } from '../../demo/loopback-server.js';
+import { startLoopbackServer, type CannedResponse, type LoopbackServer } from '../../demo/loopback-server.js';
 import { MemoryJobStore } from '../../store/memory-job-store.js';
 import { readSiteValidators } from '../site-validators.js';
 import { createSite } from '../sites.js';
@@ -17,7 +17,7 @@ interface Leaf {
 /** robots.txt -> index (with lastmods) -> three urlsets that answer If-None-Match. */
 async function startSite(): Promise<LoopbackServer & { leaves: Map<string, Leaf> }> {
   const leaves = new Map<string, Leaf>();
-  const server = await startLoopbackServer((request) => {
+  const server = await startLoopbackServer((request): CannedResponse | null => {
     const path = request.url ?? '/';
     if (path === '/robots.txt') return { body: `Sitemap: ${server.origin}/index.xml\n` };
     if (path === '/index.xml') {
