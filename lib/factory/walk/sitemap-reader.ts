@@ -173,9 +173,11 @@ class ReadCursor<T> {
  * A sitemap left unread because it did not change since the previous run: no items, no children, and the
  * previous validators carried on (refreshed by a 304's own, and with the lastmod its index lists it with now).
  */
-function unchangedSummary(ref: SitemapRef, skip: number, seen: { finalUrl: string; etag: string | null; lastModified: string | null }): SitemapReadSummary {
+function unchangedSummary(ref: SitemapRef, skip: number, seen: { finalUrl: string; previous: SitemapValidator | null; answered?: NotModifiedSitemap }): SitemapReadSummary {
   log.debug({ event: 'sitemap_unchanged', url: ref.url, depth: ref.depth }, 'unchanged since the previous run: not read');
-  const validator = validatorToKeep({ ref, children: 0, problems: 0, etag: seen.etag, lastModified: seen.lastModified });
+  const etag = seen.answered?.etag ?? seen.previous?.etag ?? null;
+  const lastModified = seen.answered?.lastModified ?? seen.previous?.lastModified ?? null;
+  const validator = validatorToKeep({ ref, children: 0, problems: 0, etag, lastModified });
   const counts = { entries: 0, items: skip, children: 0, dropped: 0, invalidLastmod: 0, bytes: 0 };
   return { url: ref.url, finalUrl: seen.finalUrl, format: null, depth: ref.depth, ...counts, truncated: false, problems: [], unchanged: true, validator };
 }
@@ -217,11 +219,7 @@ const pause = (ms: number, signal?: AbortSignal) =>
 async function* readOnce<T>(ref: SitemapRef, options: WalkOptions, cursor: ReadCursor<T>, setup: ReadSitemapSetup<T> & { conditional: ConditionalRequest | null }) {
   const opened = await (setup.open ?? openSitemapIfModified)(ref.url, sitemapRequestOptions(options, setup.signal), setup.conditional);
   if (opened.url !== ref.url) yield { type: 'redirected' as const, finalUrl: opened.url };
-  if (opened.notModified) {
-    const previous = setup.previous ?? null;
-    const etag = opened.etag ?? previous?.etag ?? null;
-    return unchangedSummary(ref, setup.skip, { finalUrl: opened.url, etag, lastModified: opened.lastModified ?? previous?.lastModified ?? null });
-  }
+  if (opened.notModified) return unchangedSummary(ref, setup.skip, { finalUrl: opened.url, previous: setup.previous ?? null, answered: opened });
   const parser = createSitemapParser({ sitemapUrl: opened.url, maxUrlLength: options.maxUrlLength });
   for await (const chunk of opened.bytes) {
     yield* cursor.take(parser.write(chunk));
@@ -246,7 +244,7 @@ export async function* readSitemap<T>(
 ): AsyncGenerator<SitemapReadEvent<T>, SitemapReadSummary> {
   const previous = setup.previous ?? null;
   const plan = fetchPlan(ref, previous);
-  if (plan.type === 'skip') return unchangedSummary(ref, setup.skip, { finalUrl: ref.url, etag: previous?.etag ?? null, lastModified: previous?.lastModified ?? null });
+  if (plan.type === 'skip') return unchangedSummary(ref, setup.skip, { finalUrl: ref.url, previous });
   let skip = setup.skip;
   for (let attempt = 1; ; attempt += 1) {
     const cursor = new ReadCursor(ref, options, { ...setup, skip, mapItems: setup.createMapper() });
