@@ -28,7 +28,9 @@ function registerCommands(program: Command, run: (action: () => Promise<Action>)
     .summary('page URLs of sites, sitemaps or local sitemap files, one a line')
     .description('Page URLs, one a line. A site root (path "/") is discovered first (robots.txt, then well-known paths); any other URL is read as a sitemap; a local path is read as a sitemap file whose children are fetched.')
     .argument('<input...>', 'URL, host name (https:// added), local sitemap file, or - for URLs on stdin');
-  addFilterOptions(addNetworkOptions(outputOptions(walk, ['lines', 'ndjson', 'csv', 'json'])));
+  addFilterOptions(addNetworkOptions(outputOptions(walk, ['lines', 'ndjson', 'csv', 'json'])))
+    .option('--validators <file>', 'incremental re-sync: read the previous run\'s sitemap validators from FILE (if present), skip or ask conditionally for unchanged sitemaps (their URLs are not printed), and rewrite FILE after a complete walk')
+    .option('--full', 'with --validators: read every sitemap whole (the file is still rewritten)');
   walk.addHelpText('after', examples([
     'crawler-factory walk https://www.example.com/',
     'crawler-factory walk example.com --include "/blog/**" --since 2024-01-01 --format csv -o blog.csv',
@@ -68,6 +70,7 @@ function registerCommands(program: Command, run: (action: () => Promise<Action>)
     .argument('[rootUrl]', 'site root or sitemap URL (or --resume)')
     .option('--store <store>', 'memory, redis://host:port or upstash (default: from REDIS_URL / UPSTASH_*, else memory)')
     .option('--resume <jobId>', 'continue an existing job')
+    .option('--previous <jobId>', "incremental re-sync: start from that job's validators (unchanged sitemaps are not read again)")
     .option('--budget <ms>', 'time budget per slice, at least 250 (default 10000)')
     .option('--urls', "print the shards' URLs instead of the final status");
   addFilterOptions(addNetworkOptions(jobRun)).addHelpText('after', examples([
@@ -96,6 +99,7 @@ function registerCommands(program: Command, run: (action: () => Promise<Action>)
     .option('--site <id>', 'site id (default: derived from the host)')
     .option('--db <dir>', 'PGlite data directory when DATABASE_URL is unset (default .crawler-factory/db)')
     .option('--resume <syncId>', 'continue an existing sync')
+    .option('--full', "read every sitemap whole instead of re-syncing from the last done sync's validators")
     .option('--budget <ms>', 'time budget per slice, at least 250 (default 10000)');
   addNetworkOptions(sync).addHelpText('after', examples([
     'crawler-factory sync https://www.example.com/ --site example',

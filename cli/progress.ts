@@ -7,11 +7,14 @@ export class RunCounts {
   /** Sitemaps known so far: roots plus every child an index listed (at least the ones done). */
   sitemapsKnown = 0;
   errors = 0;
+  /** Sitemaps not read because unchanged since the previous run (`--validators`). */
+  unchanged = 0;
   readonly startedAt = Date.now();
 
-  /** A sitemap was read, listing `children` more. */
-  sitemapRead(children: number): void {
+  /** A sitemap was read (or found unchanged), listing `children` more. */
+  sitemapRead(children: number, unchanged = false): void {
     this.sitemapsDone += 1;
+    if (unchanged) this.unchanged += 1;
     this.sitemapsKnown = Math.max(this.sitemapsKnown + children, this.sitemapsDone);
   }
 

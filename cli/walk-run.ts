@@ -1,5 +1,6 @@
 import { walkSitemapEvents, walkUrlEvents, type WalkCallOptions, type WalkEvent } from '../lib/factory/sitemap.js';
 import type { SitemapEntry } from '../lib/factory/types.js';
+import { ValidatorLog } from '../lib/factory/walk/validator-log.js';
 import type { Input } from './inputs.js';
 import type { Io } from './io.js';
 import { CSV_HEADER, csvField, type DataSink } from './output.js';
@@ -19,9 +20,10 @@ export interface WalkDisplay {
   discard?: boolean;
 }
 
-/** What a run learned: counts, the first fatal error, and whether it was cut short (signal, closed pipe). */
+/** What a run learned: counts, the validators for the next run, the first fatal error, and whether it was cut short (signal, closed pipe). */
 export interface WalkOutcome {
   counts: RunCounts;
+  validators: ValidatorLog;
   fatal: unknown;
   interrupted: boolean;
 }
@@ -74,14 +76,17 @@ export async function runWalk(inputs: AsyncIterable<Input>, options: WalkCallOpt
   const { writer } = io.sink;
   const formatter = new Formatter(display.format);
   const progress = new ProgressLine(io.stderr, display.progress && !display.quiet);
-  const outcome: WalkOutcome = { counts: new RunCounts(), fatal: null, interrupted: false };
+  const outcome: WalkOutcome = { counts: new RunCounts(), validators: new ValidatorLog(), fatal: null, interrupted: false };
   const counts = outcome.counts;
   if (!display.discard) await writer.raw(formatter.open());
   for await (const input of inputs) {
     try {
       for await (const event of eventsOf(display.format, input, options)) {
         if (event.type === 'batch') counts.urls += event.items.length;
-        if (event.type === 'sitemap') counts.sitemapRead(event.children);
+        if (event.type === 'sitemap') {
+          counts.sitemapRead(event.children, event.unchanged);
+          outcome.validators.record(event);
+        }
         if (event.type === 'error') {
           counts.errors += 1;
           if (display.format !== 'ndjson' && !display.quiet) {
@@ -116,5 +121,6 @@ export function summaryLine(outcome: WalkOutcome, target: string | null): string
   const errors = `${counts.errors} error${counts.errors === 1 ? '' : 's'}`;
   const where = target === null ? '' : ` -> ${target}`;
   const cut = outcome.interrupted ? ' (interrupted)' : '';
-  return `walked ${counts.urls.toLocaleString('en')} URLs from ${counts.sitemapsDone} sitemaps (${errors}) in ${(counts.elapsedMs() / 1000).toFixed(1)}s${where}${cut}\n`;
+  const unchanged = counts.unchanged > 0 ? `, ${counts.unchanged} unchanged` : '';
+  return `walked ${counts.urls.toLocaleString('en')} URLs from ${counts.sitemapsDone} sitemaps (${errors}${unchanged}) in ${(counts.elapsedMs() / 1000).toFixed(1)}s${where}${cut}\n`;
 }

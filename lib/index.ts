@@ -10,6 +10,8 @@ export {
   type WalkCallOptions,
   type WalkEvent,
 } from './factory/sitemap.js';
+export { ValidatorLog, validatorKey } from './factory/walk/validator-log.js';
+export { ValidatorsSchema } from './factory/types.js';
 export { estimateScope } from './factory/scope/scope-estimator.js';
 export { groupByPathPrefix } from './factory/scope/path-grouper.js';
 export { FactoryError, isFactoryError, ERROR_KINDS, type ErrorKind } from './factory/errors.js';

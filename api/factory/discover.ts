@@ -16,7 +16,8 @@ import { z } from 'zod';
 /** Starts a job (201) and runs its first slice within the budget. */
 async function start(body: z.infer<typeof StartJobRequestSchema>, context: ServiceContext, signal: AbortSignal): Promise<Response> {
   const store = await context.store();
-  const created = await createJob(store, { rootUrl: body.rootUrl, options: { ...body.options, net: context.net } });
+  const previous = body.previousJobId === undefined ? {} : { previousJobId: body.previousJobId };
+  const created = await createJob(store, { rootUrl: body.rootUrl, options: { ...body.options, net: context.net }, ...previous });
   const status = await runSlice(store, created.jobId, { budgetMs: body.budgetMs ?? DEFAULT_SLICE_BUDGET_MS, hardLimitMs: SLICE_HARD_LIMIT_MS, net: context.net, signal });
   return json(status, 201);
 }

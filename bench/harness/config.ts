@@ -1,4 +1,5 @@
 import { parseArgs } from 'node:util';
+import type { ResyncShape } from '../resync/run.js';
 
 /** The walkers compared. */
 export const CONTENDERS = ['engine', 'crawlee', 'sitemapper', 'scanner'] as const;
@@ -31,6 +32,8 @@ export interface BenchConfig {
   timeoutMs: number;
   /** Where the JSON of the run goes, relative to the project; default .tmp/bench/latest.json (quick.json for --quick), bench/results/ with --save. */
   out: string | null;
+  /** The incremental re-sync measurement (`--only resync` runs it alone), or null when left out. */
+  resync: ResyncShape | null;
 }
 
 const FULL: Scenario[] = [
@@ -46,15 +49,23 @@ const QUICK: Scenario[] = [
   { name: '500k', children: 20, perChild: 25_000, contenders: ['engine', 'crawlee'], runs: 1 },
 ];
 
-function parseOnly(only: string | undefined): ContenderName[] | null {
+// The 1M tree in 200 children of 5,000 (the same entries and encodings as the 1M scenario's), so 1% is 2 children.
+const RESYNC_FULL: ResyncShape = { name: '1M', children: 200, perChild: 5_000, changed: 2 };
+const RESYNC_QUICK: ResyncShape = { name: '100k', children: 100, perChild: 1_000, changed: 1 };
+
+/** `--only` besides the contenders: the re-sync measurement. */
+const RESYNC = 'resync';
+
+function parseOnly(only: string | undefined): string[] | null {
   if (!only) return null;
   const names = only.split(',').map((name) => name.trim());
-  const unknown = names.filter((name) => !(CONTENDERS as readonly string[]).includes(name));
-  if (unknown.length > 0) throw new Error(`unknown contender(s): ${unknown.join(', ')} (known: ${CONTENDERS.join(', ')})`);
-  return names as ContenderName[];
+  const known = [...CONTENDERS, RESYNC];
+  const unknown = names.filter((name) => !known.includes(name));
+  if (unknown.length > 0) throw new Error(`unknown contender(s): ${unknown.join(', ')} (known: ${known.join(', ')})`);
+  return names;
 }
 
-/** Reads `--quick`, `--only engine[,crawlee]`, `--runs N` and `--out FILE` (default .tmp/bench/) and `--save` (rewrites bench/results/). */
+/** Reads `--quick`, `--only engine[,crawlee][,resync]`, `--runs N` and `--out FILE` (default .tmp/bench/) and `--save` (rewrites bench/results/). */
 export function readConfig(argv: string[]): BenchConfig {
   const { values } = parseArgs({ args: argv, options: { quick: { type: 'boolean' }, only: { type: 'string' }, runs: { type: 'string' }, out: { type: 'string' }, save: { type: 'boolean' } } });
   const quick = values.quick ?? false;
@@ -64,5 +75,6 @@ export function readConfig(argv: string[]): BenchConfig {
   const scenarios = (quick ? QUICK : FULL)
     .map((s) => ({ ...s, runs: runs ?? s.runs, contenders: s.contenders.filter((c) => only === null || only.includes(c)) }))
     .filter((s) => s.contenders.length > 0);
-  return { quick, save: values.save ?? false, scenarios, timeoutMs: 5 * 60_000, out: values.out ?? null };
+  const resync = only === null || only.includes(RESYNC) ? (quick ? RESYNC_QUICK : RESYNC_FULL) : null;
+  return { quick, save: values.save ?? false, scenarios, timeoutMs: 5 * 60_000, out: values.out ?? null, resync };
 }

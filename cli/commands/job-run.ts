@@ -15,6 +15,7 @@ import { MIN_BUDGET_MS } from './estimate.js';
 export interface JobRunFlags extends CommonFlags {
   store?: string;
   resume?: string;
+  previous?: string;
   budget?: string;
   urls?: boolean;
 }
@@ -85,7 +86,8 @@ export async function jobRunCommand([raw]: Array<string | undefined>, flags: Job
   const signals = stopOnSignals();
   try {
     if (store.kind === 'memory') io.stderr.write(`${MEMORY_STORE_WARNING}\n`);
-    const jobId = flags.resume ?? (await createJob(store, { rootUrl: resolveInput(raw ?? '', io, flags.quiet).url, options })).jobId;
+    const previous = flags.previous === undefined ? {} : { previousJobId: assertJobId(flags.previous) };
+    const jobId = flags.resume ?? (await createJob(store, { rootUrl: resolveInput(raw ?? '', io, flags.quiet).url, options, ...previous })).jobId;
     if (!flags.quiet) io.stderr.write(`job ${jobId} on the ${store.kind} store\n`);
     const progress = (flags.progress || io.stderrIsTTY) && !flags.quiet;
     // The network flags of this run apply to every slice, a resumed job's included (jobs never store a policy).

@@ -14,6 +14,7 @@ export interface SyncFlags extends CommonFlags {
   db?: string;
   resume?: string;
   budget?: string;
+  full?: boolean;
 }
 
 /** `sync 3/9 sitemaps · 12,000 urls · 12/12 shards · 40 new · 3 changed · running` on stderr. */
@@ -22,7 +23,7 @@ function drawProgress(sync: Sync, stderr: Io['stderr'], final = false): void {
   const line =
     `${sync.sitemapsDone}/${sync.sitemapsDone + sync.sitemapsPending} sitemaps · ${sync.urlsFound.toLocaleString('en')} urls · ` +
     `${sync.shardsApplied}/${sync.shardsWritten} shards applied · ${sync.new} new · ${sync.changed} changed · ${sync.returned} returned · ` +
-    `${sync.removed} removed · ${errors} errors · ${sync.state}`;
+    `${sync.removed} removed · ${sync.unchangedSitemaps} sitemaps unchanged · ${errors} errors · ${sync.state}`;
   stderr.write(`\r\x1b[2K${line}${final ? '\n' : ''}`);
 }
 
@@ -37,7 +38,7 @@ async function runToEnd(runtime: SyncRuntime, syncId: string, options: { budgetM
 }
 
 /** Starts the sync of `<rootUrl>` (adding the site if new) or picks up `--resume <syncId>`. */
-async function syncToRun(runtime: SyncRuntime, values: { site?: string; resume?: string }, positionals: string[]): Promise<string> {
+async function syncToRun(runtime: SyncRuntime, values: { site?: string; resume?: string; full?: boolean }, positionals: string[]): Promise<string> {
   if (values.resume !== undefined) {
     if (positionals.length > 0) throw new UsageError('give either <rootUrl> or --resume <syncId>, not both');
     return assertSyncId(values.resume);
@@ -45,7 +46,7 @@ async function syncToRun(runtime: SyncRuntime, values: { site?: string; resume?:
   const [rootUrl] = positionals;
   if (rootUrl === undefined) throw new UsageError('expected a <rootUrl> or --resume <syncId>');
   const site = await ensureSite(runtime.db, { rootUrl, ...(values.site === undefined ? {} : { siteId: values.site }) });
-  return (await startSync(runtime, site.siteId)).syncId;
+  return (await startSync(runtime, site.siteId, { full: values.full === true })).syncId;
 }
 
 /**

@@ -5,6 +5,7 @@ import { walkOptionsFrom, type CommonFlags } from '../options.js';
 import { fileSink, stdoutSink, type DataSink } from '../output.js';
 import { runWalk, summaryLine, type OutputFormat, type WalkOutcome } from '../walk-run.js';
 import { fatalExitCode } from '../report.js';
+import { readValidatorsFile, writeValidatorsFile } from '../validators-file.js';
 
 /** The flags of `walk`. */
 export interface WalkFlags extends CommonFlags {
@@ -12,6 +13,8 @@ export interface WalkFlags extends CommonFlags {
   ndjson?: boolean;
   output?: string;
   summary?: boolean;
+  validators?: string;
+  full?: boolean;
 }
 
 /** Aborts the run on SIGINT/SIGTERM (exit 130) and on a closed stderr (exit 0); returns the cleanup. */
@@ -48,17 +51,24 @@ export function exitCodeOf(outcome: WalkOutcome, signalled: boolean): number {
 export async function walkCommand(inputs: string[], flags: WalkFlags, io: Io): Promise<number> {
   const format: OutputFormat = flags.ndjson ? 'ndjson' : flags.format;
   const options = resolveWalkOptions(walkOptionsFrom(flags, io.env));
+  // --full reads everything, and still writes what it learned for the next run.
+  const previous = flags.validators === undefined || flags.full ? null : await readValidatorsFile(flags.validators);
   const sink: DataSink = flags.output === undefined ? stdoutSink(io.stdout) : await fileSink(flags.output);
   const controller = new AbortController();
   const watch = watchInterrupts(io, controller);
   let outcome: WalkOutcome | null = null;
   try {
     const display = { format, progress: flags.progress === true || io.stderrIsTTY, quiet: flags.quiet === true };
-    outcome = await runWalk(readInputs(inputs, io, flags.quiet), { ...options, signal: controller.signal }, display, { ...io, sink });
+    const call = { ...options, signal: controller.signal, ...(previous === null ? {} : { previous }) };
+    outcome = await runWalk(readInputs(inputs, io, flags.quiet), call, display, { ...io, sink });
   } finally {
     watch.dispose();
-    if (outcome !== null && outcome.fatal === null && !watch.signalled()) await sink.commit();
+    const succeeded = outcome !== null && outcome.fatal === null && !watch.signalled();
+    // Only a complete walk replaces the validators: one cut short (a closed pipe) has not seen every sitemap.
+    const learned = succeeded && !sink.writer.isClosed && flags.validators !== undefined ? outcome?.validators : undefined;
+    if (succeeded) await sink.commit();
     else await sink.discard();
+    if (learned !== undefined && flags.validators !== undefined) await writeValidatorsFile(flags.validators, learned.toJSON());
   }
   if (!flags.quiet && (flags.summary || io.stderrIsTTY || watch.signalled()) && !io.stderr.destroyed) {
     io.stderr.write(summaryLine(outcome, flags.output ?? null));

@@ -4,11 +4,11 @@ import { resolveWalkOptions, type WalkOptions, type WalkOptionsInput } from './l
 import { compileFilter, type EntryFilter } from './filter/index.js';
 import { localeFromPath, localeOf, normaliseHreflang, pathPrefixOf } from './scope/locale.js';
 import { readSitemap, type ItemMapper, type ReadSitemapContext, type SitemapOpener } from './walk/sitemap-reader.js';
-import type { ParsedUrl, ShardEntry, SitemapEntry, SitemapRef, WalkState } from './types.js';
+import type { ParsedUrl, ShardEntry, SitemapEntry, SitemapRef, SitemapValidator, Validators, WalkState } from './types.js';
 import { UrlExpander } from './url/url-expander.js';
 import { SitemapWalk, type WalkEvent, type WalkSetup } from './walk/walker.js';
 import { noSitemapError, whenAllRootsFail } from './walk/walk-policy.js';
-import { openSitemap } from './fetch/index.js';
+import { openSitemapIfModified } from './fetch/index.js';
 import { openLocalSitemap } from './fetch/open-local-file.js';
 import { createLogger, useLogger, type LoggerLike } from '../utils/logger.js';
 
@@ -31,6 +31,12 @@ export interface WalkCallOptions extends WalkOptionsInput {
    * Off by default: a service passing callers' URLs must never read its own disk.
    */
   readLocalFiles?: boolean;
+  /**
+   * The previous run's validators (each `sitemap` event's `validator`, keyed by `validatorKey(event.url)`): children
+   * whose index lastmod did not move are not fetched, others are asked for with If-None-Match / If-Modified-Since;
+   * either way they end in a `sitemap` event with `unchanged: true` and yield no URLs. Leave it out for a full run.
+   */
+  previous?: Validators;
 }
 
 /** A site root (`https://host/`, path `/`, no query) is discovered first; any other URL is a sitemap. */
@@ -112,7 +118,7 @@ async function* batchesOf<T>(events: AsyncGenerator<WalkEvent<T>>, options: Walk
 
 /** The limits part of the call options (the rest is not the schema's business). */
 function pickLimits(options: WalkCallOptions): WalkOptionsInput {
-  const { signal: _signal, state: _state, onEvent: _onEvent, logger, readLocalFiles: _local, ...limits } = options;
+  const { signal: _signal, state: _state, onEvent: _onEvent, logger, readLocalFiles: _local, previous: _previous, ...limits } = options;
   if (logger) useLogger(logger);
   return limits;
 }
@@ -122,7 +128,11 @@ type MapperFactory<T> = (keep: EntryFilter | null) => () => ItemMapper<T>;
 async function* walkEvents<T>(url: string, options: WalkCallOptions, mapperFor: MapperFactory<T>): AsyncGenerator<WalkEvent<T>> {
   const limits = resolveWalkOptions(pickLimits(options));
   // THE filter hook: every walk (CLI, library) and every job (readSitemapShardEntries) maps items through these mappers.
-  const setup = { createMapper: mapperFor(filterFor(limits, url)), ...(options.signal ? { signal: options.signal } : {}) };
+  const setup: WalkSetup<T> = {
+    createMapper: mapperFor(filterFor(limits, url)),
+    ...(options.signal ? { signal: options.signal } : {}),
+    ...(options.previous ? { previous: new Map(Object.entries(options.previous)) } : {}),
+  };
   if (options.state) return yield* new SitemapWalk<T>(limits, { state: options.state }, setup).events();
   if (options.readLocalFiles === true && url.startsWith('file:')) return yield* localFileWalk(url, limits, setup);
   if (!isSiteRoot(url)) return yield* new SitemapWalk<T>(limits, { roots: [parseRootUrl(url).href] }, setup).events();
@@ -146,7 +156,7 @@ async function* walkEvents<T>(url: string, options: WalkCallOptions, mapperFor: 
 // A local file starts the walk as a resumed frontier would: file URLs are never identity-keyed or SSRF-checked,
 // and only this one is opened from disk; the children it lists go through the network path as usual.
 function localFileWalk<T>(fileUrl: string, limits: WalkOptions, setup: WalkSetup<T>): AsyncGenerator<WalkEvent<T>> {
-  const open: SitemapOpener = (url, request) => (url === fileUrl ? openLocalSitemap(url, request) : openSitemap(url, request));
+  const open: SitemapOpener = (url, request, conditional) => (url === fileUrl ? openLocalSitemap(url, request) : openSitemapIfModified(url, request, conditional));
   const state = { frontier: [{ url: fileUrl, depth: 0, parent: null }], active: [], visited: [], sitemapsDone: 0, urlsEmitted: 0 };
   return new SitemapWalk<T>(limits, { state }, { ...setup, open }).events();
 }
@@ -166,8 +176,11 @@ export const createShardEntryMapper = (keep: EntryFilter | null = null): ItemMap
   };
 };
 
-/** Reads one sitemap as shard entries from `context.skip` on (the job runner's unit of work and of shards), through the job's filter. */
-export function readSitemapShardEntries(ref: SitemapRef, options: WalkOptions, context: ReadSitemapContext) {
+/**
+ * Reads one sitemap as shard entries from `context.skip` on (the job runner's unit of work and of shards), through the
+ * job's filter; with the previous run's validator for it, unchanged as the walk decides (no entries).
+ */
+export function readSitemapShardEntries(ref: SitemapRef, options: WalkOptions, context: ReadSitemapContext & { previous: SitemapValidator | null }) {
   const keep = filterFor(options, null);
   return readSitemap(ref, options, { ...context, createMapper: () => createShardEntryMapper(keep) });
 }

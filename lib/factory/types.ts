@@ -97,13 +97,30 @@ export const ReportedErrorSchema = z.object({
 });
 export type ReportedError = z.infer<typeof ReportedErrorSchema>;
 
-/** A sitemap waiting to be fetched: its URL, depth in the tree and the index that listed it. */
+/** A sitemap waiting to be fetched: its URL, depth in the tree, the index that listed it and the `<lastmod>` it was listed with. */
 export const SitemapRefSchema = z.object({
   url: z.string(),
   depth: z.number().int().nonnegative(),
   parent: z.string().nullable(),
+  /** The parent index's `<lastmod>` for this child (absent for roots; null when the index gave none or an invalid one). */
+  lastmod: z.string().max(100).nullable().optional(),
 });
 export type SitemapRef = z.infer<typeof SitemapRefSchema>;
+
+/**
+ * What a previous run learned of one sitemap, so the next run can skip it or ask for it conditionally: the
+ * response's `ETag` and `Last-Modified`, and the `<lastmod>` its parent index listed it with.
+ */
+export const SitemapValidatorSchema = z.object({
+  etag: z.string().max(1_024).nullable(),
+  lastModified: z.string().max(200).nullable(),
+  lastmod: z.string().max(100).nullable(),
+});
+export type SitemapValidator = z.infer<typeof SitemapValidatorSchema>;
+
+/** A run's validators, per sitemap identity key (lib/factory/url); only sitemaps that may be skipped next time are kept. */
+export const ValidatorsSchema = z.record(z.string().max(4_096), SitemapValidatorSchema);
+export type Validators = z.infer<typeof ValidatorsSchema>;
 
 /** A sitemap partly emitted: re-read from the start and skip `emitted` entries on resume. */
 export const ActiveSitemapSchema = SitemapRefSchema.extend({ emitted: z.number().int().nonnegative() });

@@ -30,7 +30,13 @@ export const EstimateRequestSchema = z.object({ rootUrl: z.string().min(1).max(2
 
 /** `POST /api/factory/discover` bodies: start a job, or continue / stop one. */
 export const StartJobRequestSchema = z
-  .object({ rootUrl: z.string().min(1).max(2_048), options: CallerOptionsSchema.optional(), budgetMs: budgetMs.optional() })
+  .object({
+    rootUrl: z.string().min(1).max(2_048),
+    options: CallerOptionsSchema.optional(),
+    budgetMs: budgetMs.optional(),
+    // Incremental re-sync: the job whose validators this one starts from (validated as a job id by the store).
+    previousJobId: z.string().max(200).optional(),
+  })
   .strict();
 export const JobActionRequestSchema = z
   .object({ jobId: z.unknown(), action: z.enum(['continue', 'stop']).default('continue'), budgetMs: budgetMs.optional() })

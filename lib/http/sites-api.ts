@@ -20,6 +20,8 @@ export const NewSiteRequestSchema = z
 
 /** Body of the sync calls that run a slice: the slice's budget (default half the function's time). */
 export const SyncStepRequestSchema = z.object({ budgetMs: z.number().int().positive().max(DEFAULT_SYNC_SLICE_BUDGET_MS).optional() }).strict();
+/** `POST .../sync`: a step's budget, and `full` to read every sitemap whole (no incremental re-sync). */
+export const SyncStartRequestSchema = SyncStepRequestSchema.extend({ full: z.boolean().optional() }).strict();
 
 async function runtimeOf(context: ServiceContext): Promise<SyncRuntime> {
   return { db: await inventoryDb(), store: await context.store(), net: context.net };
@@ -86,8 +88,8 @@ async function postRoute(path: SitesPath, request: Request, context: ServiceCont
       return json(await createSite(runtime.db, body), 201);
     }
     case 'sync': {
-      const { budgetMs } = await readJsonBody(request, SyncStepRequestSchema);
-      const sync = await startSync(runtime, path.siteId);
+      const { budgetMs, full } = await readJsonBody(request, SyncStartRequestSchema);
+      const sync = await startSync(runtime, path.siteId, { full: full === true });
       return json(await advanceAndAdopt(runtime, sync.syncId, { budgetMs: budgetMs ?? DEFAULT_SYNC_SLICE_BUDGET_MS, signal: request.signal }), 201);
     }
     case 'sync-stop': {

@@ -1,12 +1,16 @@
 import { z } from 'zod';
 import type { InventoryDb } from './db.js';
 import { sql as init } from './migrations/001-init.js';
+import { sql as sitemapValidators } from './migrations/002-sitemap-validators.js';
 import { createLogger } from '../utils/logger.js';
 
 const log = createLogger('inventory:migrate');
 
 /** Every migration in order; a new one is appended with the next version, never edited once released. */
-export const MIGRATIONS: ReadonlyArray<{ version: number; name: string; sql: string }> = [{ version: 1, name: 'init', sql: init }];
+export const MIGRATIONS: ReadonlyArray<{ version: number; name: string; sql: string }> = [
+  { version: 1, name: 'init', sql: init },
+  { version: 2, name: 'sitemap-validators', sql: sitemapValidators },
+];
 
 // Postgres advisory locks take a bigint; this one is ours for the migration step (the bytes of "cfmigr1").
 const MIGRATION_LOCK = '7162532556853883136';

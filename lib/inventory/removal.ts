@@ -7,6 +7,7 @@ const REMOVE_BATCH_SQL = `
 WITH gone AS (
   SELECT url FROM urls
   WHERE site_id = $2 AND url > $3 AND removed_at IS NULL AND last_sync_id <> $1
+    AND NOT (source_sitemap = ANY($4::text[]))
   ORDER BY url LIMIT ${BATCH_ROWS}
   FOR UPDATE
 ),
@@ -25,15 +26,16 @@ RETURNING (SELECT count(*) FROM marked)::int AS removed, (SELECT max(url) FROM m
 const BatchSchema = z.object({ removed: z.number().int(), last: z.string().nullable() });
 
 /**
- * Marks every live URL of the site that sync `syncId` did not see as removed (never deleted), 500 a transaction.
+ * Marks every live URL of the site that sync `syncId` did not see as removed (never deleted), 500 a transaction,
+ * except the URLs of `kept` sitemaps (unchanged since the previous sync: not read, so their URLs were not seen).
  * Idempotent: a URL already removed is not touched again, so a crash half-way is finished by the next call.
  */
-export async function removeUnseen(db: InventoryDb, sync: { syncId: string; siteId: string }): Promise<number> {
+export async function removeUnseen(db: InventoryDb, sync: { syncId: string; siteId: string }, kept: string[] = []): Promise<number> {
   let total = 0;
   // Keyset over the primary key: each batch starts after the last URL of the one before, never from the top.
   let after = '';
   for (;;) {
-    const [row] = await db.transaction((tx) => tx.query(REMOVE_BATCH_SQL, [sync.syncId, sync.siteId, after]));
+    const [row] = await db.transaction((tx) => tx.query(REMOVE_BATCH_SQL, [sync.syncId, sync.siteId, after, kept]));
     const { removed, last } = BatchSchema.parse(row);
     total += removed;
     if (removed < BATCH_ROWS || last === null) return total;

@@ -50,6 +50,9 @@ export const SyncSchema = z.object({
   returned: count,
   removed: count,
   filtered: count,
+  /** Incremental re-sync: sitemaps not read because unchanged, and the live URLs they kept (never removed). */
+  unchangedSitemaps: count,
+  kept: count,
   errors: ErrorCountsSchema,
   message: z.string().nullable(),
 });

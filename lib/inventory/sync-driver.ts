@@ -1,6 +1,7 @@
 import type { InventoryDb } from './db.js';
 import { applyShard } from './apply-shard.js';
 import { removeUnseen } from './removal.js';
+import { readSiteValidators, recordKept, replaceSiteValidators, unchangedSources } from './site-validators.js';
 import type { Sync } from './schemas.js';
 import { getSite, SiteOptionsSchema } from './sites.js';
 import { appliedShards, conflictWith, finishSync, getSync, insertSync, recordJobStatus, runningSync } from './syncs.js';
@@ -28,14 +29,18 @@ export interface AdvanceOptions {
   workerId?: string;
 }
 
-/** Starts a sync of a site: a discovery job with the site's options; a site with a running sync is a 409 `conflict`. */
-export async function startSync(runtime: SyncRuntime, siteId: string): Promise<Sync> {
+/**
+ * Starts a sync of a site: a discovery job with the site's options, given the validators of the site's last `done`
+ * sync (incremental re-sync) unless `full`; a site with a running sync is a 409 `conflict`.
+ */
+export async function startSync(runtime: SyncRuntime, siteId: string, how: { full?: boolean } = {}): Promise<Sync> {
   const site = await getSite(runtime.db, siteId);
   const running = await runningSync(runtime.db, siteId);
   if (running) throw conflictWith(running);
   // The filter is the sink's (lib/inventory/apply-shard.ts): the job walks the whole site, the inventory keeps the sub-tree.
   const { filter: _filter, ...limits } = SiteOptionsSchema.parse(site.options);
-  const job = await createJob(runtime.store, { rootUrl: site.rootUrl, options: { ...limits, net: runtime.net } });
+  const previous = how.full === true ? {} : await readSiteValidators(runtime.db, siteId);
+  const job = await createJob(runtime.store, { rootUrl: site.rootUrl, options: { ...limits, net: runtime.net }, previous });
   try {
     return await insertSync(runtime.db, { syncId: newJobId(), siteId, jobId: job.jobId });
   } catch (error) {
@@ -78,9 +83,14 @@ async function settle(runtime: SyncRuntime, sync: Sync, status: JobStatus, compl
   if (status.state === 'running') return;
   if (status.state !== 'done') return finishSync(runtime.db, sync.syncId, status.state, endMessage(status));
   if (!complete) return;
-  const removed = await removeUnseen(runtime.db, sync);
+  // Unchanged sitemaps were not read: their URLs stay as they are, never removed. The validators go on to the next sync.
+  const resync = await runtime.store.readResync(sync.jobId);
+  const kept = { sitemaps: resync.unchanged.length, sources: await unchangedSources(runtime.db, sync.siteId, resync.unchanged) };
+  await recordKept(runtime.db, sync, kept);
+  const removed = await removeUnseen(runtime.db, sync, kept.sources);
+  await replaceSiteValidators(runtime.db, sync, resync.validators);
   await finishSync(runtime.db, sync.syncId, 'done');
-  log.info({ event: 'sync_done', syncId: sync.syncId, siteId: sync.siteId, removed }, 'sync done');
+  log.info({ event: 'sync_done', syncId: sync.syncId, siteId: sync.siteId, removed, unchanged: kept.sitemaps }, 'sync done');
 }
 
 /**

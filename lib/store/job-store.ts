@@ -1,4 +1,4 @@
-import type { JobState, JobStatus, ReportedError, ShardEntry } from '../factory/types.js';
+import type { JobState, JobStatus, ReportedError, ShardEntry, SitemapValidator, Validators } from '../factory/types.js';
 import type { JobMeta, JobMetaInput, WorkItem } from './records.js';
 
 /** URLs a shard holds at most; the runner cuts a sitemap's URLs into shards of this size. */
@@ -92,6 +92,23 @@ export interface FinishRequest {
   failure: WorkFailure;
   /** With `failure: 'root'`: the work queued instead of failing the job when this was the last root standing. */
   fallback?: QueuedWork;
+  /** A sitemap read (or found unchanged): what the next run is given for it, kept in the same step. */
+  resync?: SitemapResync;
+}
+
+/** What a finished sitemap leaves for incremental re-sync: its validator (by identity key), and whether it was unchanged. */
+export interface SitemapResync {
+  key: string;
+  /** The sitemap's URL as listed: the `source` its shard entries carry. */
+  url: string;
+  validator: SitemapValidator | null;
+  unchanged: boolean;
+}
+
+/** What a job leaves for the next run: validators by identity key, and the URLs of sitemaps it found unchanged (their URLs are the previous run's). */
+export interface JobResync {
+  validators: Validators;
+  unchanged: string[];
 }
 
 /** Extends a held lease by `leaseMs` from now: the heartbeat of a sitemap being read. */
@@ -141,6 +158,12 @@ export interface JobStore {
   stop(jobId: string): Promise<JobStatus>;
   /** Removes the job and every key it owns (shards, leases); false when there was no such job. */
   deleteJob(jobId: string): Promise<boolean>;
+  /** Gives a job part of the previous run's validators (by identity key), before its first slice; repeatable. */
+  seedPrevious(jobId: string, validators: Validators): Promise<void>;
+  /** The previous run's validator job `jobId` was given for the sitemap of identity key `key`, or null: read it whole. */
+  readPrevious(jobId: string, key: string): Promise<SitemapValidator | null>;
+  /** Everything job `jobId` kept for the next run (a sync copies it into the inventory). */
+  readResync(jobId: string): Promise<JobResync>;
   /** Shard `n` (0-based), or null when it does not exist (not yet written, or expired). */
   readShard(jobId: string, n: number): Promise<ShardEntry[] | null>;
   /** Closes connections. */

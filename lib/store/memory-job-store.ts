@@ -1,5 +1,5 @@
 import { STORE_VARIABLES_HINT } from '../config/factory-config.js';
-import type { JobStatus, ShardEntry } from '../factory/types.js';
+import { SitemapValidatorSchema, type JobStatus, type ShardEntry, type SitemapValidator, type Validators } from '../factory/types.js';
 import { createLogger } from '../utils/logger.js';
 import { assertJobId } from './job-id.js';
 import {
@@ -12,13 +12,14 @@ import {
   type EnqueueResult,
   type FinishRequest,
   type FinishResult,
+  type JobResync,
   type JobStore,
   type NewJob,
   type RenewRequest,
   type VisitResult,
 } from './job-store.js';
 import { MemoryJob, type MemoryCounters } from './memory-job.js';
-import { jobStatusFrom, parseJsonRecord, parseMeta, serializeMeta, ShardSchema, type JobMeta } from './records.js';
+import { jobStatusFrom, parseJsonRecord, parseMeta, serializeMeta, serializeValidator, ShardSchema, type JobMeta } from './records.js';
 import { jobNotFound, StoreError } from './store-errors.js';
 
 const log = createLogger('store:memory');
@@ -125,6 +126,22 @@ export class MemoryJobStore implements JobStore {
     this.jobs.delete(jobId);
     log.info({ event: 'job_deleted', jobId, found }, 'job delete requested');
     return found;
+  }
+
+  async seedPrevious(jobId: string, validators: Validators): Promise<void> {
+    const job = this.get(jobId);
+    for (const [key, validator] of Object.entries(validators)) job.previous.set(key, serializeValidator(validator));
+  }
+
+  async readPrevious(jobId: string, key: string): Promise<SitemapValidator | null> {
+    const raw = this.get(jobId).previous.get(key);
+    return raw === undefined ? null : parseJsonRecord(raw, SitemapValidatorSchema, `memory previous ${jobId}/${key}`);
+  }
+
+  async readResync(jobId: string): Promise<JobResync> {
+    const job = this.find(assertJobId(jobId));
+    const entries = [...(job?.validators ?? [])].map(([key, raw]) => [key, parseJsonRecord(raw, SitemapValidatorSchema, `memory validator ${jobId}/${key}`)] as const);
+    return { validators: Object.fromEntries(entries), unchanged: [...(job?.unchanged ?? [])] };
   }
 
   async readShard(jobId: string, n: number): Promise<ShardEntry[] | null> {

@@ -11,7 +11,7 @@ import {
   type RenewRequest,
   type VisitResult,
 } from './job-store.js';
-import { parseJsonRecord, serializeError, serializeShard, WorkItemSchema } from './records.js';
+import { parseJsonRecord, serializeError, serializeShard, serializeValidator, WorkItemSchema } from './records.js';
 
 /** Counters and state of one in-memory job; the same fields as the Redis status hash. */
 export interface MemoryCounters {
@@ -45,6 +45,11 @@ export class MemoryJob {
   readonly errors: string[] = [];
   readonly leases = new Map<string, { token: string; expiresAt: number }>();
   readonly shards = new Map<number, string>();
+  /** Validators kept for the next run (identity key -> JSON), and the URLs of sitemaps found unchanged. */
+  readonly validators = new Map<string, string>();
+  readonly unchanged = new Set<string>();
+  /** The previous run's validators this job was given (identity key -> JSON). */
+  readonly previous = new Map<string, string>();
   /** Which work added each redirect target to the visited set (the `redirect:` keys on Redis). */
   readonly redirects = new Map<string, string>();
 
@@ -116,10 +121,18 @@ export class MemoryJob {
     this.active.delete(workId);
     for (const map of [this.leases, this.items, this.offsets, this.commits]) map.delete(workId);
     if (request.countSitemap) this.counters.sitemapsDone += 1;
+    this.keepResync(request.resync);
     this.pushErrors(request.errors.map(serializeError));
     this.applyFailure(request);
     this.settle();
     return { type: 'finished', state: this.counters.state };
+  }
+
+  private keepResync(resync: FinishRequest['resync']): void {
+    if (resync === undefined) return;
+    if (resync.validator === null) this.validators.delete(resync.key);
+    else this.validators.set(resync.key, serializeValidator(resync.validator));
+    if (resync.unchanged) this.unchanged.add(resync.url);
   }
 
   /** Compare-and-delete of a lease (RELEASE script). */

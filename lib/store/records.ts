@@ -5,6 +5,8 @@ import {
   JobStateSchema,
   ReportedErrorSchema,
   SitemapRefSchema,
+  SitemapValidatorSchema,
+  type SitemapValidator,
   type JobState,
   type JobStatus,
   type ReportedError,
@@ -43,6 +45,10 @@ export const JobMetaSchema = z.object({
   sitemapUrls: z.array(z.string()),
   options: JobWalkOptionsSchema,
   createdAt: z.string(),
+  /** Incremental re-sync: the job whose validators this one was given, if they came from a job. */
+  previousJobId: JobIdSchema.nullable().optional(),
+  /** Incremental re-sync: how many previous validators the job was given (absent or 0: every sitemap is read whole). */
+  previousSitemaps: z.number().int().nonnegative().optional(),
 });
 export type JobMeta = z.infer<typeof JobMetaSchema>;
 
@@ -53,6 +59,8 @@ export interface JobMetaInput {
   sitemapUrls: string[];
   options: JobWalkOptions;
   createdAt: string;
+  previousJobId?: string | null;
+  previousSitemaps?: number;
 }
 
 // Counters come back from Redis as decimal strings; anything else would poison later increments.
@@ -130,6 +138,11 @@ export function parseMeta(raw: string, jobId: string, key: string): JobMeta {
   const meta = parseJsonRecord(raw, JobMetaSchema, key);
   if (meta.jobId !== jobId) throw new StoreError('foreign', `record ${key} belongs to job ${meta.jobId}`, { key });
   return meta;
+}
+
+/** A sitemap's validator as stored in the job's validators hash. */
+export function serializeValidator(validator: SitemapValidator): string {
+  return JSON.stringify(SitemapValidatorSchema.parse(validator));
 }
 
 /** An error as stored in the job's error list. */

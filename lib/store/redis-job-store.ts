@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { JobStatus, ShardEntry } from '../factory/types.js';
+import { SitemapValidatorSchema, type JobStatus, type ShardEntry, type SitemapValidator, type Validators } from '../factory/types.js';
 import { createLogger } from '../utils/logger.js';
 import { assertJobId } from './job-id.js';
 import {
@@ -12,6 +12,7 @@ import {
   type EnqueueResult,
   type FinishRequest,
   type FinishResult,
+  type JobResync,
   type JobStore,
   type NewJob,
   type QueuedWork,
@@ -20,11 +21,11 @@ import {
   type StoreKind,
 } from './job-store.js';
 import { jobKeyPrefix, jobKeys, shardKey } from './keys.js';
-import { parseJsonRecord, parseMeta, parseRecord, serializeError, serializeMeta, serializeShard, ShardSchema, type JobMeta } from './records.js';
+import { pairsToObject, parseJsonRecord, parseMeta, parseRecord, serializeError, serializeMeta, serializeShard, serializeValidator, ShardSchema, type JobMeta } from './records.js';
 import { CountingCommands, type CommandStats, type RedisCommands } from './redis-commands.js';
 import { checkGuard, toClaimResult, toCommitResult, toEnqueueResult, toFinishResult, toJobStatus } from './replies.js';
 import { ScriptRunner, type RetryPolicy } from './script-runner.js';
-import { CLAIM, COMMIT_SHARD, CREATE_JOB, DELETE_JOB, ENQUEUE, FINISH_WORK, RELEASE, RENEW, STATUS, STOP, VISIT } from './scripts/job-scripts.js';
+import { CLAIM, COMMIT_SHARD, CREATE_JOB, DELETE_JOB, ENQUEUE, FINISH_WORK, RELEASE, RENEW, SEED_PREVIOUS, STATUS, STOP, VISIT } from './scripts/job-scripts.js';
 import type { LuaScript } from './scripts/lua-script.js';
 import { StoreError } from './store-errors.js';
 
@@ -106,8 +107,9 @@ export class RedisJobStore implements JobStore {
   }
 
   async finishWork(jobId: string, request: FinishRequest): Promise<FinishResult> {
-    const { workId, token, errors, countSitemap, failure, fallback } = request;
-    const args = [token, workId, flag(countSitemap), failure, String(errors.length), ...errors.map(serializeError), ...pairs(fallback ? [fallback] : [])];
+    const { workId, token, errors, countSitemap, failure, fallback, resync } = request;
+    const kept = [resync?.key ?? '', resync?.validator ? serializeValidator(resync.validator) : '', resync?.unchanged ? resync.url : ''];
+    const args = [token, workId, flag(countSitemap), failure, ...kept, String(errors.length), ...errors.map(serializeError), ...pairs(fallback ? [fallback] : [])];
     return toFinishResult(await this.run(FINISH_WORK, assertJobId(jobId), args), this.key(jobId));
   }
 
@@ -137,6 +139,29 @@ export class RedisJobStore implements JobStore {
     const [tag, removed] = parseRecord(reply, z.union([z.tuple([z.literal('not_found')]), z.tuple([z.literal('deleted'), z.number().int()])]), this.key(jobId));
     this.log.info({ event: 'job_deleted', jobId, found: tag === 'deleted', keys: removed ?? 0 }, 'job delete requested');
     return tag === 'deleted';
+  }
+
+  async seedPrevious(jobId: string, validators: Validators): Promise<void> {
+    const args = Object.entries(validators).flatMap(([key, validator]) => [key, serializeValidator(validator)]);
+    if (args.length === 0) return;
+    const reply = await this.run(SEED_PREVIOUS, assertJobId(jobId), args);
+    parseRecord(reply, z.tuple([z.literal('seeded')]), this.key(jobId));
+  }
+
+  async readPrevious(jobId: string, key: string): Promise<SitemapValidator | null> {
+    const hash = jobKeyPrefix(assertJobId(jobId)) + 'previous';
+    const raw = await this.runner.send(['HGET', hash, key]);
+    if (raw === null) return null;
+    if (typeof raw !== 'string') throw new StoreError('corrupt', `record ${hash} ${key} is not a string`, { key: hash });
+    return parseJsonRecord(raw, SitemapValidatorSchema, `${hash} ${key}`);
+  }
+
+  async readResync(jobId: string): Promise<JobResync> {
+    const prefix = jobKeyPrefix(assertJobId(jobId));
+    const [flat, unchanged] = await Promise.all([this.runner.send(['HGETALL', prefix + 'validators']), this.runner.send(['SMEMBERS', prefix + 'unchanged'])]);
+    const pairsOf = parseRecord(flat ?? [], z.array(z.string()), prefix + 'validators');
+    const validators = Object.fromEntries(Object.entries(pairsToObject(pairsOf)).map(([key, raw]) => [key, parseJsonRecord(raw, SitemapValidatorSchema, `${prefix}validators ${key}`)]));
+    return { validators, unchanged: parseRecord(unchanged ?? [], z.array(z.string()), prefix + 'unchanged') };
   }
 
   async readShard(jobId: string, n: number): Promise<ShardEntry[] | null> {

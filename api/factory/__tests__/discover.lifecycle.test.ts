@@ -65,6 +65,19 @@ describe('the discover handler over Redis', () => {
     expectExactlyOnce(await readShards(status), truth);
   });
 
+  it('starts a re-sync from a previous job (previousJobId): done, only URLs of the site, and 404 for an unknown previous job', async () => {
+    const run = async (body: Record<string, unknown>) => {
+      let status = await expectStatus(await POST(postRequest(PATH, { rootUrl: site.rootUrl, budgetMs: 5_000, ...body })), 201);
+      for (let calls = 0; status.state === 'running' && calls < 200; calls += 1) status = await expectStatus(await POST(postRequest(PATH, { jobId: status.jobId, budgetMs: 5_000 })), 200);
+      return status;
+    };
+    const first = await run({});
+    const again = await run({ previousJobId: first.jobId });
+    expect(again.state).toBe('done');
+    for (const url of await readShards(again)) expect(truth.has(url)).toBe(true);
+    await expectError(await POST(postRequest(PATH, { rootUrl: site.rootUrl, previousJobId: 'AAAAAAAAAAAAAAAAAAAAAA' })), 404, 'not_found');
+  });
+
   it('answers 404 not_found for the shard just past the end, and for a shard of an unknown job', async () => {
     const status = await expectStatus(await POST(postRequest(PATH, { rootUrl: site.rootUrl, budgetMs: 2_000 })), 201);
     await expectError(await GET(getRequest(PATH, { jobId: status.jobId, shard: status.shardsWritten })), 404, 'not_found');

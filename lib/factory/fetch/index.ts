@@ -1,8 +1,8 @@
 /** Safe fetching: SSRF guard, one deadline per request, manual redirects, byte caps, gzip by magic bytes. */
-export type { RequestOptions, SafeResponse, OpenSitemapOptions, OpenedSitemap } from './types.js';
+export type { RequestOptions, SafeResponse, OpenSitemapOptions, OpenedSitemap, ConditionalRequest, NotModifiedSitemap } from './types.js';
 export type { AddressClass } from './ip-classifier.js';
 export { safeRequest } from './http-client.js';
-export { openSitemap } from './open-sitemap.js';
+export { openSitemap, openSitemapIfModified } from './open-sitemap.js';
 export { readTextCapped } from './read-text.js';
 export { probeUrl } from './probe.js';
 export { classifyAddress } from './ip-classifier.js';

@@ -23,7 +23,7 @@ export async function openLocalSitemap(fileUrl: string, options: OpenSitemapOpti
   }
   const read = { bytes: 0 };
   const { gzipped, bytes } = await decodeBody(counted(createReadStream(path), read), { url: fileUrl, contentEncoding: null, maxBytes: options.maxUncompressedBytes });
-  return { url: fileUrl, status: 200, contentType: null, gzipped, bytes, declaredBytes: size, wireBytes: () => read.bytes };
+  return { url: fileUrl, status: 200, contentType: null, gzipped, bytes, declaredBytes: size, wireBytes: () => read.bytes, etag: null, lastModified: null };
 }
 
 async function* counted(source: AsyncIterable<Buffer>, read: { bytes: number }): AsyncGenerator<Uint8Array> {

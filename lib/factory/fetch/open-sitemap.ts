@@ -2,7 +2,7 @@ import { FetchError, LimitError } from '../errors.js';
 import { createLogger } from '../../utils/logger.js';
 import { decodeBody } from './decode-body.js';
 import { sendRequest } from './http-client.js';
-import type { OpenSitemapOptions, OpenedSitemap, SafeResponse } from './types.js';
+import type { ConditionalRequest, NotModifiedSitemap, OpenSitemapOptions, OpenedSitemap, SafeResponse } from './types.js';
 
 const log = createLogger('factory:fetch');
 
@@ -13,8 +13,39 @@ const SITEMAP_ACCEPT_ENCODING = 'gzip, deflate, br';
 
 /** GETs a sitemap, refuses non-2xx before any parsing, and streams its fully decoded bytes. */
 export async function openSitemap(url: string, options: OpenSitemapOptions): Promise<OpenedSitemap> {
-  const request = { ...options, method: 'GET' as const, accept: options.accept ?? SITEMAP_ACCEPT };
-  const response = await sendRequest(url, request, { 'accept-encoding': SITEMAP_ACCEPT_ENCODING });
+  const response = await sendRequest(url, sitemapRequest(options), { 'accept-encoding': SITEMAP_ACCEPT_ENCODING });
+  return openedFrom(response, options);
+}
+
+/**
+ * `openSitemap` asking with a previous response's validators (`If-None-Match`, `If-Modified-Since`): a 304 is the
+ * distinct not-modified answer, never an `http_status` error. Without validators it is `openSitemap`.
+ */
+export async function openSitemapIfModified(url: string, options: OpenSitemapOptions, conditional: ConditionalRequest | null): Promise<OpenedSitemap | NotModifiedSitemap> {
+  if (conditional === null) return openSitemap(url, options);
+  const response = await sendRequest(url, sitemapRequest(options), { 'accept-encoding': SITEMAP_ACCEPT_ENCODING, ...conditionalHeaders(conditional) });
+  if (response.status !== 304) return openedFrom(response, options);
+  await response.discard();
+  log.debug({ event: 'sitemap_not_modified', url: response.url }, 'sitemap not modified since the previous run');
+  return { notModified: true, url: response.url, ...validatorsOf(response) };
+}
+
+function sitemapRequest(options: OpenSitemapOptions) {
+  return { ...options, method: 'GET' as const, accept: options.accept ?? SITEMAP_ACCEPT };
+}
+
+function conditionalHeaders(conditional: ConditionalRequest): Record<string, string> {
+  return {
+    ...(conditional.etag === null ? {} : { 'if-none-match': conditional.etag }),
+    ...(conditional.lastModified === null ? {} : { 'if-modified-since': conditional.lastModified }),
+  };
+}
+
+function validatorsOf(response: SafeResponse): { etag: string | null; lastModified: string | null } {
+  return { etag: response.headers.get('etag'), lastModified: response.headers.get('last-modified') };
+}
+
+async function openedFrom(response: SafeResponse, options: OpenSitemapOptions): Promise<OpenedSitemap> {
   try {
     assertSuccess(response);
     const declaredBytes = declaredSize(response, options.maxDownloadBytes);
@@ -23,7 +54,7 @@ export async function openSitemap(url: string, options: OpenSitemapOptions): Pro
     const wire = { bytes: 0 };
     const { gzipped, bytes } = await decodeBody(metered(response.body, wire), decodeOptions);
     const contentType = response.headers.get('content-type');
-    return { url: response.url, status: response.status, contentType, gzipped, bytes, declaredBytes, wireBytes: () => wire.bytes };
+    return { url: response.url, status: response.status, contentType, gzipped, bytes, declaredBytes, wireBytes: () => wire.bytes, ...validatorsOf(response) };
   } catch (error) {
     await response.discard();
     throw error;

@@ -44,6 +44,22 @@ export interface OpenSitemapOptions extends RequestOptions {
   maxUncompressedBytes: number;
 }
 
+/** The validators of a previous response, sent as `If-None-Match` / `If-Modified-Since`. */
+export interface ConditionalRequest {
+  etag: string | null;
+  lastModified: string | null;
+}
+
+/** `openSitemapIfModified`'s answer when the server says the document did not change since the validators (304). */
+export interface NotModifiedSitemap {
+  notModified: true;
+  /** Final URL after redirects. */
+  url: string;
+  /** The 304's own validators, when it sent any (a server may refresh them). */
+  etag: string | null;
+  lastModified: string | null;
+}
+
 /** A sitemap response that passed the status check, with its body fully decoded. */
 export interface OpenedSitemap {
   url: string;
@@ -57,4 +73,8 @@ export interface OpenedSitemap {
   declaredBytes: number | null;
   /** Raw bytes read off the wire so far: with `declaredBytes`, how much of the file a partial read saw. */
   wireBytes(): number;
+  /** The response's `ETag` and `Last-Modified` (null when absent, or for a local file): validators for the next run. */
+  etag: string | null;
+  lastModified: string | null;
+  notModified?: never;
 }

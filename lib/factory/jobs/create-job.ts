@@ -6,7 +6,7 @@ import { RequestError } from '../errors.js';
 import { assertHostAllowed, assertUrlAllowed } from '../fetch/index.js';
 import { resolveWalkOptions, type WalkOptions, type WalkOptionsInput } from '../limits.js';
 import { isSiteRoot } from '../sitemap.js';
-import type { JobStatus } from '../types.js';
+import { ValidatorsSchema, type JobStatus, type Validators } from '../types.js';
 import { identityKey } from '../url/url-identity.js';
 
 /**
@@ -17,6 +17,33 @@ export interface CreateJobInput {
   rootUrl?: string;
   sitemapUrls?: string[];
   options?: WalkOptionsInput;
+  /** Incremental re-sync: start from this job's validators (unchanged sitemaps are skipped or asked for conditionally). */
+  previousJobId?: string;
+  /** Incremental re-sync from validators kept elsewhere (the inventory); at most `maxSitemaps` of them. */
+  previous?: Validators;
+}
+
+/** Validators sent to the store per call: bounded request size (Upstash caps request bodies). */
+const SEED_CHUNK = 500;
+
+/** The validators a new job starts from: given inline, or what the previous job kept (which must exist: a typo would silently read everything). */
+async function previousOf(store: JobStore, input: CreateJobInput, options: WalkOptions): Promise<Validators> {
+  if (input.previous !== undefined && input.previousJobId !== undefined) throw new RequestError('bad_request', 'give either previousJobId or previous validators, not both');
+  const previous = input.previousJobId === undefined ? (input.previous ?? {}) : (await readPreviousJob(store, input.previousJobId)).validators;
+  const parsed = ValidatorsSchema.safeParse(previous);
+  if (!parsed.success) throw new RequestError('bad_request', `invalid previous validators: ${z.prettifyError(parsed.error)}`);
+  if (Object.keys(parsed.data).length > options.maxSitemaps) throw new RequestError('bad_request', `more previous validators than maxSitemaps (${options.maxSitemaps})`);
+  return parsed.data;
+}
+
+async function readPreviousJob(store: JobStore, jobId: string) {
+  await store.getStatus(jobId);
+  return store.readResync(jobId);
+}
+
+async function seedPrevious(store: JobStore, jobId: string, validators: Validators): Promise<void> {
+  const entries = Object.entries(validators);
+  for (let start = 0; start < entries.length; start += SEED_CHUNK) await store.seedPrevious(jobId, Object.fromEntries(entries.slice(start, start + SEED_CHUNK)));
 }
 
 const InputSchema = z.union([
@@ -75,10 +102,15 @@ export async function createJob(store: JobStore, input: CreateJobInput): Promise
   options.filter.scopeRoot ??= start.rootUrl ?? start.sitemapUrls[0] ?? null;
   // Names are checked with DNS too (a host that resolves to loopback is refused now, not by a failed job later).
   await Promise.all([...new Set(start.items.map(firstUrl))].map((url) => assertHostAllowed(new URL(url), options.net)));
+  const previous = await previousOf(store, input, options);
   const jobId = newJobId();
   // The network policy checked the start URLs above; it is the deployment's, so it is not kept with the job.
   const { net: _net, ...limits } = options;
-  const meta = { jobId, rootUrl: start.rootUrl, sitemapUrls: start.sitemapUrls, options: limits, createdAt: new Date().toISOString() };
+  const count = Object.keys(previous).length;
+  const resync = { ...(input.previousJobId === undefined ? {} : { previousJobId: input.previousJobId }), ...(count > 0 ? { previousSitemaps: count } : {}) };
+  const meta = { jobId, rootUrl: start.rootUrl, sitemapUrls: start.sitemapUrls, options: limits, createdAt: new Date().toISOString(), ...resync };
   await store.createJob({ meta, items: start.items, roots: start.roots });
+  // Before the first slice: a crash half-way leaves fewer validators, so more is read, never less.
+  await seedPrevious(store, jobId, previous);
   return store.getStatus(jobId);
 }

@@ -2,7 +2,8 @@ import { SHARD_SIZE, type ClaimedWork, type FinishRequest } from '../../store/jo
 import { FactoryError, toFactoryError } from '../errors.js';
 import type { SitemapReadEvent, SitemapReadSummary } from '../walk/sitemap-reader.js';
 import { readSitemapShardEntries } from '../sitemap.js';
-import type { ShardEntry, SitemapRef } from '../types.js';
+import type { ShardEntry, SitemapRef, SitemapValidator } from '../types.js';
+import { validatorKey } from '../walk/validator-log.js';
 import { redirectTarget, reportedError, whenAllRootsFail } from '../walk/walk-policy.js';
 import { enqueueRefs, newTally, refusedChildrenErrors, type ChildTally } from './enqueue-children.js';
 import { finishWork, releaseWork } from './finish-work.js';
@@ -53,8 +54,16 @@ async function nextStep(job: SitemapJob, reader: SitemapReader): Promise<ReadSte
   }
 }
 
+/** The previous run's validator for this sitemap (incremental re-sync), or null: read it whole. */
+async function previousValidator(context: SliceContext, ref: SitemapRef): Promise<SitemapValidator | null> {
+  const key = validatorKey(ref.url);
+  // A job given no validators asks the store nothing: a first run costs no extra command per sitemap.
+  return (context.meta.previousSitemaps ?? 0) === 0 || key === null ? null : context.store.readPrevious(context.jobId, key);
+}
+
 async function readInto(context: SliceContext, job: SitemapJob): Promise<ReadOutcome> {
-  const reader: SitemapReader = readSitemapShardEntries(job.ref, context.options, { skip: job.work.offset, batchSize: SHARD_SIZE, signal: job.held.signal });
+  const previous = await previousValidator(context, job.ref);
+  const reader: SitemapReader = readSitemapShardEntries(job.ref, context.options, { skip: job.work.offset, batchSize: SHARD_SIZE, signal: job.held.signal, previous });
   for (;;) {
     const step = await nextStep(job, reader);
     if (step.type !== 'event') return step;
@@ -117,13 +126,16 @@ function pauseOutcome(context: SliceContext, job: SitemapJob): Extract<ReadOutco
   return { type: 'failed', error: new FactoryError('timeout', message, { url: job.ref.url, depth: job.ref.depth, parent: job.ref.parent }) };
 }
 
-type SitemapEnd = Pick<FinishRequest, 'errors' | 'failure' | 'fallback'>;
+type SitemapEnd = Pick<FinishRequest, 'errors' | 'failure' | 'fallback' | 'resync'>;
 
 function endOf(context: SliceContext, job: SitemapJob, outcome: Extract<ReadOutcome, { type: 'read' | 'failed' }>): SitemapEnd {
   const refused = refusedChildrenErrors(job.ref, job.tally, context.options.maxSitemaps);
   if (outcome.type === 'read') {
-    context.log.debug({ event: 'sitemap_done', url: job.ref.url, urls: outcome.summary.items, shards: job.writer.shards }, 'sitemap done');
-    return { errors: [...outcome.summary.problems, ...refused], failure: 'none' };
+    const { summary } = outcome;
+    context.log.debug({ event: 'sitemap_done', url: job.ref.url, urls: summary.items, shards: job.writer.shards, unchanged: summary.unchanged }, 'sitemap done');
+    const key = validatorKey(job.ref.url);
+    const resync = key === null ? {} : { resync: { key, url: job.ref.url, validator: summary.validator, unchanged: summary.unchanged } };
+    return { errors: [...summary.problems, ...refused], failure: 'none', ...resync };
   }
   // Logged once, by the reader that knew the context (or above, for a timeout at the hard limit).
   const errors = [reportedError(outcome.error, job.ref), ...refused];

@@ -1,9 +1,10 @@
 import { FactoryError, toFactoryError } from '../errors.js';
-import { openSitemap, type OpenSitemapOptions, type OpenedSitemap } from '../fetch/index.js';
+import { openSitemapIfModified, type ConditionalRequest, type NotModifiedSitemap, type OpenSitemapOptions, type OpenedSitemap } from '../fetch/index.js';
 import type { WalkOptions } from '../limits.js';
 import { createSitemapParser, type ParsedItem, type ParseStats } from '../parse/index.js';
 import { sitemapRequestOptions } from '../fetch/request-options.js';
-import type { ParsedUrl, ReportedError, SitemapFormat, SitemapRef } from '../types.js';
+import type { ParsedUrl, ReportedError, SitemapFormat, SitemapRef, SitemapValidator } from '../types.js';
+import { fetchPlan, validatorToKeep } from './walk-policy.js';
 import { createLogger } from '../../utils/logger.js';
 
 const log = createLogger('factory:sitemap-reader');
@@ -25,12 +26,14 @@ export interface ReadSitemapContext {
 /** A read of one sitemap: where to start, and how each page becomes items (a fresh mapper per attempt). */
 export interface ReadSitemapSetup<T> extends ReadSitemapContext {
   createMapper: () => ItemMapper<T>;
-  /** How a sitemap's bytes are obtained: `openSitemap` (the network) unless a caller reads some from elsewhere (a local file). */
+  /** How a sitemap's bytes are obtained: `openSitemapIfModified` (the network) unless a caller reads some from elsewhere (a local file). */
   open?: SitemapOpener;
+  /** What the previous run learned of this sitemap (incremental re-sync); null or absent: read it whole. */
+  previous?: SitemapValidator | null;
 }
 
-/** Opens one sitemap for reading; the default is `openSitemap`. */
-export type SitemapOpener = (url: string, options: OpenSitemapOptions) => Promise<OpenedSitemap>;
+/** Opens one sitemap for reading, conditionally when given validators; the default is `openSitemapIfModified`. */
+export type SitemapOpener = (url: string, options: OpenSitemapOptions, conditional: ConditionalRequest | null) => Promise<OpenedSitemap | NotModifiedSitemap>;
 
 // 500 is left out on purpose: it is as often a broken generator as a passing fault.
 const RETRY_STATUSES = new Set([
@@ -56,6 +59,10 @@ export interface SitemapReadSummary {
   bytes: number;
   truncated: boolean;
   problems: ReportedError[];
+  /** Not read because unchanged since the previous run (index lastmod not moved, or a 304): its items are the previous run's. */
+  unchanged: boolean;
+  /** What to remember of it for the next run (walk-policy `validatorToKeep`), or null. */
+  validator: SitemapValidator | null;
 }
 
 /** Maps one parsed page to the items a walk emits for it (the entry itself, or its new URLs). */
@@ -88,7 +95,7 @@ class ReadCursor<T> {
     for (const item of parsed) {
       if (this.full) break;
       if (item.type === 'url') this.takeEntry(item.entry, events);
-      else this.takeChild(item.loc, refs);
+      else this.takeChild(item.loc, item.lastmod, refs);
     }
     if (refs.length > 0) events.push({ type: 'children', refs });
     return events;
@@ -116,7 +123,7 @@ class ReadCursor<T> {
     }
   }
 
-  private takeChild(loc: string, refs: SitemapRef[]): void {
+  private takeChild(loc: string, lastmod: string | null, refs: SitemapRef[]): void {
     this.children += 1;
     const depth = this.ref.depth + 1;
     if (this.children > this.options.maxChildrenPerIndex) {
@@ -131,7 +138,7 @@ class ReadCursor<T> {
       }
       return;
     }
-    refs.push({ url: loc, depth, parent: this.ref.url });
+    refs.push({ url: loc, depth, parent: this.ref.url, lastmod });
   }
 
   private problem(kind: ReportedError['kind'], message: string): void {
@@ -139,12 +146,13 @@ class ReadCursor<T> {
     log.warn({ event: 'sitemap_limit', kind, url: this.ref.url, depth: this.ref.depth }, message);
   }
 
-  summary(finalUrl: string, stats: ParseStats): SitemapReadSummary {
+  summary(opened: OpenedSitemap, stats: ParseStats): SitemapReadSummary {
     if (stats.truncated && !this.full) this.problem('invalid_xml', `document ends before its root element closes: the ${this.entries} entries read are kept`);
     const dropped = stats.dropped.tooLong + stats.dropped.relative + stats.dropped.badScheme + stats.dropped.malformed;
+    const read = { ref: this.ref, children: this.children, problems: this.problems.length, etag: opened.etag, lastModified: opened.lastModified };
     return {
       url: this.ref.url,
-      finalUrl,
+      finalUrl: opened.url,
       format: stats.format,
       depth: this.ref.depth,
       entries: this.entries,
@@ -155,8 +163,23 @@ class ReadCursor<T> {
       bytes: stats.bytes,
       truncated: this.full,
       problems: this.problems,
+      unchanged: false,
+      validator: validatorToKeep(read),
     };
   }
+}
+
+/**
+ * A sitemap left unread because it did not change since the previous run: no items, no children, and the
+ * previous validators carried on (refreshed by a 304's own, and with the lastmod its index lists it with now).
+ */
+function unchangedSummary(ref: SitemapRef, skip: number, seen: { finalUrl: string; previous: SitemapValidator | null; answered?: NotModifiedSitemap }): SitemapReadSummary {
+  log.debug({ event: 'sitemap_unchanged', url: ref.url, depth: ref.depth }, 'unchanged since the previous run: not read');
+  const etag = seen.answered?.etag ?? seen.previous?.etag ?? null;
+  const lastModified = seen.answered?.lastModified ?? seen.previous?.lastModified ?? null;
+  const validator = validatorToKeep({ ref, children: 0, problems: 0, etag, lastModified });
+  const counts = { entries: 0, items: skip, children: 0, dropped: 0, invalidLastmod: 0, bytes: 0 };
+  return { url: ref.url, finalUrl: seen.finalUrl, format: null, depth: ref.depth, ...counts, truncated: false, problems: [], unchanged: true, validator };
 }
 
 /** Re-throws a failure with the sitemap's depth and parent, logged where that context is known. */
@@ -193,9 +216,10 @@ const pause = (ms: number, signal?: AbortSignal) =>
   });
 
 /** One attempt: fetch, stream-parse and hand out events; returns the summary. */
-async function* readOnce<T>(ref: SitemapRef, options: WalkOptions, cursor: ReadCursor<T>, setup: ReadSitemapSetup<T>) {
-  const opened = await (setup.open ?? openSitemap)(ref.url, sitemapRequestOptions(options, setup.signal));
+async function* readOnce<T>(ref: SitemapRef, options: WalkOptions, cursor: ReadCursor<T>, setup: ReadSitemapSetup<T> & { conditional: ConditionalRequest | null }) {
+  const opened = await (setup.open ?? openSitemapIfModified)(ref.url, sitemapRequestOptions(options, setup.signal), setup.conditional);
   if (opened.url !== ref.url) yield { type: 'redirected' as const, finalUrl: opened.url };
+  if (opened.notModified) return unchangedSummary(ref, setup.skip, { finalUrl: opened.url, previous: setup.previous ?? null, answered: opened });
   const parser = createSitemapParser({ sitemapUrl: opened.url, maxUrlLength: options.maxUrlLength });
   for await (const chunk of opened.bytes) {
     yield* cursor.take(parser.write(chunk));
@@ -203,7 +227,7 @@ async function* readOnce<T>(ref: SitemapRef, options: WalkOptions, cursor: ReadC
   }
   if (!cursor.full) yield* cursor.take(parser.end());
   yield* cursor.flush();
-  const summary = cursor.summary(opened.url, parser.stats);
+  const summary = cursor.summary(opened, parser.stats);
   log.debug({ event: 'sitemap_read', url: ref.url, depth: ref.depth, entries: summary.entries, bytes: summary.bytes }, 'sitemap read');
   return summary;
 }
@@ -218,11 +242,14 @@ export async function* readSitemap<T>(
   options: WalkOptions,
   setup: ReadSitemapSetup<T>,
 ): AsyncGenerator<SitemapReadEvent<T>, SitemapReadSummary> {
+  const previous = setup.previous ?? null;
+  const plan = fetchPlan(ref, previous);
+  if (plan.type === 'skip') return unchangedSummary(ref, setup.skip, { finalUrl: ref.url, previous });
   let skip = setup.skip;
   for (let attempt = 1; ; attempt += 1) {
     const cursor = new ReadCursor(ref, options, { ...setup, skip, mapItems: setup.createMapper() });
     try {
-      return yield* readOnce(ref, options, cursor, setup);
+      return yield* readOnce(ref, options, cursor, { ...setup, skip, conditional: plan.conditional });
     } catch (error) {
       // Cancelled (a `break`, a stop, a budget): nothing failed, so nothing is logged or wrapped.
       if (setup.signal?.aborted) throw error;

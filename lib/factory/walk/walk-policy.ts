@@ -1,5 +1,6 @@
 import { FactoryError } from '../errors.js';
-import type { ReportedError, SitemapRef } from '../types.js';
+import type { ConditionalRequest } from '../fetch/index.js';
+import type { ReportedError, SitemapRef, SitemapValidator } from '../types.js';
 import { tryIdentityKey } from '../url/url-identity.js';
 
 /**
@@ -67,4 +68,43 @@ export function redirectTarget(ref: SitemapRef, finalUrl: string): { key: string
   const from = tryIdentityKey(ref.url);
   const to = tryIdentityKey(finalUrl);
   return to !== null && to !== from ? { key: to } : null;
+}
+
+/** How a sitemap is obtained given what the previous run learned of it: not at all, or a GET (conditional when it can be). */
+export type FetchPlan = { type: 'skip' } | { type: 'fetch'; conditional: ConditionalRequest | null };
+
+/**
+ * Incremental re-sync. A child whose index `<lastmod>` is the one the previous run read it under is not fetched
+ * (the index vouches for it); else it is asked for with the previous `ETag` / `Last-Modified`, a 304 meaning
+ * unchanged. Only leaves ever have a previous validator (`validatorToKeep`), so an index is always read whole:
+ * its children list is what the walk follows, and a 304 or a skip would leave nothing to follow.
+ * No previous validator (a first run, or `--full`): a plain GET.
+ */
+export function fetchPlan(ref: SitemapRef, previous: SitemapValidator | null): FetchPlan {
+  if (previous === null) return { type: 'fetch', conditional: null };
+  const listedWith = ref.lastmod ?? null;
+  if (listedWith !== null && listedWith === previous.lastmod) return { type: 'skip' };
+  if (previous.etag === null && previous.lastModified === null) return { type: 'fetch', conditional: null };
+  return { type: 'fetch', conditional: { etag: previous.etag, lastModified: previous.lastModified } };
+}
+
+/** What one sitemap's read came to, as far as the next run's validators are concerned. */
+export interface ValidatorSource {
+  ref: SitemapRef;
+  /** Children it listed: an index (of any root element) is never skipped, so it keeps no validator. */
+  children: number;
+  /** Limits or a cut-off met: what was read is partial, so the next run reads it again. */
+  problems: number;
+  etag: string | null;
+  lastModified: string | null;
+}
+
+/**
+ * The validator to remember for the next run, or null: only a leaf read whole (or found unchanged) with something
+ * to compare (an index lastmod, an ETag or a Last-Modified) is worth keeping.
+ */
+export function validatorToKeep(read: ValidatorSource): SitemapValidator | null {
+  if (read.children > 0 || read.problems > 0) return null;
+  const validator = { etag: read.etag, lastModified: read.lastModified, lastmod: read.ref.lastmod ?? null };
+  return validator.etag === null && validator.lastModified === null && validator.lastmod === null ? null : validator;
 }

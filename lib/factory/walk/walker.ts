@@ -3,9 +3,10 @@ import { FactoryError, toFactoryError } from '../errors.js';
 import type { WalkOptions } from '../limits.js';
 import { SignalQueue } from './signal-queue.js';
 import { readSitemap, type ItemMapper, type SitemapOpener, type SitemapReadEvent, type SitemapReadSummary } from './sitemap-reader.js';
-import type { ActiveSitemap, ReportedError, SitemapFormat, SitemapRef, WalkState, WalkSummary } from '../types.js';
+import type { ActiveSitemap, ReportedError, SitemapFormat, SitemapRef, SitemapValidator, WalkState, WalkSummary } from '../types.js';
 import { queueDecision, redirectTarget, reportedError, sitemapFailure, sitemapKey, sitemapLimitError } from './walk-policy.js';
 import { createLogger } from '../../utils/logger.js';
+import { validatorKey } from './validator-log.js';
 
 const log = createLogger('factory:walker');
 
@@ -33,6 +34,10 @@ export type WalkEvent<T> =
       /** `<lastmod>` values that were not W3C datetimes, read as null. */
       invalidLastmod: number;
       bytes: number;
+      /** Not read: unchanged since the previous run (`previous` validators); its URLs are the previous run's. */
+      unchanged: boolean;
+      /** What the next run should be given for it (keyed by the sitemap's identity key), or null: read it whole next time. */
+      validator: SitemapValidator | null;
     }
   | ({ type: 'error' } & ReportedError)
   /** A sitemap whose final URL (after redirects) is one already visited: `url` is not read, `target` was. */
@@ -49,6 +54,8 @@ export interface WalkSetup<T> {
   signal?: AbortSignal;
   /** Where sitemap bytes come from (default: the network). */
   open?: SitemapOpener;
+  /** The previous run's validators by sitemap identity key: unchanged sitemaps are skipped or asked for conditionally. */
+  previous?: ReadonlyMap<string, SitemapValidator>;
 }
 
 interface Slot<T> {
@@ -160,7 +167,8 @@ export class SitemapWalk<T> {
       const ref = resumed ?? this.frontier[this.head];
       if (!ref) return;
       if (!resumed) this.advanceFrontier();
-      this.startReader({ url: ref.url, depth: ref.depth, parent: ref.parent }, resumed?.emitted ?? 0);
+      const { url, depth, parent, lastmod } = ref;
+      this.startReader(lastmod === undefined ? { url, depth, parent } : { url, depth, parent, lastmod }, resumed?.emitted ?? 0);
     }
   }
 
@@ -179,11 +187,19 @@ export class SitemapWalk<T> {
       batchSize: READER_STEP,
       createMapper: this.setup.createMapper,
       signal: this.signal,
+      previous: this.previousOf(ref),
       ...(this.setup.open ? { open: this.setup.open } : {}),
     });
     const slot: Slot<T> = { ref, iterator, emitted: skip, queued: 0 };
     this.live.add(slot);
     this.pull(slot);
+  }
+
+  private previousOf(ref: SitemapRef): SitemapValidator | null {
+    const previous = this.setup.previous;
+    if (previous === undefined || previous.size === 0) return null;
+    const key = validatorKey(ref.url);
+    return key === null ? null : (previous.get(key) ?? null);
   }
 
   private pull(slot: Slot<T>): void {
@@ -290,8 +306,8 @@ export class SitemapWalk<T> {
     if (summary) {
       this.counts.sitemaps += 1;
       this.counts.dropped += summary.dropped;
-      const { url, depth, format, entries, children, dropped, invalidLastmod, bytes } = summary;
-      yield { type: 'sitemap', url, depth, parent: slot.ref.parent, format, entries, children, dropped, invalidLastmod, bytes };
+      const { url, depth, format, entries, children, dropped, invalidLastmod, bytes, unchanged, validator } = summary;
+      yield { type: 'sitemap', url, depth, parent: slot.ref.parent, format, entries, children, dropped, invalidLastmod, bytes, unchanged, validator };
       for (const problem of summary.problems) yield this.countError({ type: 'error', ...problem });
       return;
     }

@@ -227,6 +227,30 @@ export function describeJobStoreContract(name: string, harness: StoreHarness): v
       expect((await store.getStatus(jobId)).errors).toHaveLength(MAX_ERRORS_KEPT);
     }));
 
+    it('keeps a finished sitemap\'s validator and unchanged mark in the finishing step, once, for the next run', withStore(async (store) => {
+      const jobId = await createdJob(store, [A, B]);
+      const validator = { etag: '"e1"', lastModified: null, lastmod: '2026-01-01' };
+      const first = await claimWork(store, jobId);
+      const finishA = { workId: first.workId, token: first.token, errors: [], countSitemap: true, failure: 'none' as const };
+      await store.finishWork(jobId, { ...finishA, resync: { key: 'k:a', url: A, validator, unchanged: true } });
+      // A retried finish (lost reply) changes nothing.
+      await store.finishWork(jobId, { ...finishA, resync: { key: 'k:a', url: A, validator, unchanged: true } });
+      const second = await claimWork(store, jobId);
+      await store.finishWork(jobId, { workId: second.workId, token: second.token, errors: [], countSitemap: true, failure: 'none', resync: { key: 'k:b', url: B, validator: null, unchanged: false } });
+      expect(await store.readResync(jobId)).toEqual({ validators: { 'k:a': validator }, unchanged: [A] });
+      expect(await store.readResync(newJob([A]).meta.jobId)).toEqual({ validators: {}, unchanged: [] });
+    }));
+
+    it('hands a job the previous run\'s validators it was seeded with, by key', withStore(async (store) => {
+      const jobId = await createdJob(store, [A]);
+      const validator = { etag: null, lastModified: 'Thu, 01 Jan 2026 00:00:00 GMT', lastmod: null };
+      await store.seedPrevious(jobId, { 'k:a': validator });
+      await store.seedPrevious(jobId, { 'k:b': { ...validator, lastmod: '2026-01-01' } });
+      expect(await store.readPrevious(jobId, 'k:a')).toEqual(validator);
+      expect(await store.readPrevious(jobId, 'k:b')).toEqual({ ...validator, lastmod: '2026-01-01' });
+      expect(await store.readPrevious(jobId, 'k:c')).toBeNull();
+    }));
+
     it('stores URLs with any characters unchanged', withStore(async (store) => {
       const jobId = await createdJob(store, [A]);
       const work = await claimWork(store, jobId);

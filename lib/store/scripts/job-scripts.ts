@@ -104,7 +104,10 @@ return {'enqueued', added, dups, rejected}
 `,
 );
 
-/** ARGV: prefix, now, token, work id, count flag, failure (none|root|job), error count N, N error JSONs, fallback pair?. */
+/**
+ * ARGV: prefix, now, token, work id, count flag, failure (none|root|job), validator key ('' none), validator JSON
+ * ('' none), unchanged sitemap URL ('' none), error count N, N error JSONs, fallback pair?.
+ */
 export const FINISH_WORK = script(
   'finish_work',
   `
@@ -112,14 +115,17 @@ local bad = check() if bad then return bad end
 local token, id, failure = ARGV[3], ARGV[4], ARGV[6]
 if redis.call('SISMEMBER', ACTIVE, id) == 0 then return {'already', state()} end
 if redis.call('GET', lease_key(id)) ~= token then return {'lease_lost'} end
-local errors, last = {}, 7 + tonumber(ARGV[7])
-for i = 8, last do errors[#errors + 1] = ARGV[i] end
+local errors, last = {}, 10 + tonumber(ARGV[10])
+for i = 11, last do errors[#errors + 1] = ARGV[i] end
 redis.call('SREM', ACTIVE, id)
 redis.call('DEL', lease_key(id))
 redis.call('HDEL', ITEMS, id)
 redis.call('HDEL', OFFSETS, id)
 redis.call('HDEL', COMMITS, id)
 if ARGV[5] == '1' then redis.call('HINCRBY', STATUS, 'sitemapsDone', 1) end
+if ARGV[7] ~= '' and ARGV[8] ~= '' then redis.call('HSET', VALIDATORS, ARGV[7], ARGV[8]) end
+if ARGV[7] ~= '' and ARGV[8] == '' then redis.call('HDEL', VALIDATORS, ARGV[7]) end
+if ARGV[9] ~= '' then redis.call('SADD', UNCHANGED, ARGV[9]) end
 push_errors(errors)
 if state() == 'running' and failure == 'job' then redis.call('HSET', STATUS, 'state', 'failed') end
 if state() == 'running' and failure == 'root' then
@@ -169,6 +175,17 @@ redis.call('SADD', VISITED, ARGV[4])
 redis.call('SET', owner_key, ARGV[3])
 redis.call('PEXPIREAT', owner_key, touch())
 return {'added'}
+`,
+);
+
+/** ARGV: prefix, now, key/validator JSON pairs... The previous run's validators a job starts from, under the job's expiry. */
+export const SEED_PREVIOUS = script(
+  'seed_previous',
+  `
+local bad = check() if bad then return bad end
+for i = 3, #ARGV - 1, 2 do redis.call('HSET', PREVIOUS, ARGV[i], ARGV[i + 1]) end
+touch()
+return {'seeded'}
 `,
 );
 

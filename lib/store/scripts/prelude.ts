@@ -8,8 +8,8 @@ import { RECORD_VERSION } from '../records.js';
  * roll a script back when it fails half-way.
  */
 export const PRELUDE = `
-local STATUS, META, PENDING, ACTIVE, ITEMS, OFFSETS, COMMITS, VISITED, ERRORS =
-  KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6], KEYS[7], KEYS[8], KEYS[9]
+local STATUS, META, PENDING, ACTIVE, ITEMS, OFFSETS, COMMITS, VISITED, ERRORS, VALIDATORS, UNCHANGED, PREVIOUS =
+  KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6], KEYS[7], KEYS[8], KEYS[9], KEYS[10], KEYS[11], KEYS[12]
 local PREFIX, NOW = ARGV[1], ARGV[2]
 local MAX_ERRORS = ${MAX_ERRORS_KEPT}
 local NUMBER_FIELDS = {'urlsFound', 'shardsWritten', 'sitemapsDone', 'roots', 'rootsFailed', 'errorCount',

@@ -54,6 +54,9 @@ export class FaultyStore implements JobStore {
   visit: JobStore['visit'] = (jobId, workId, key) => this.call('visit', () => this.inner.visit(jobId, workId, key));
   stop: JobStore['stop'] = (jobId) => this.call('stop', () => this.inner.stop(jobId));
   readShard: JobStore['readShard'] = (jobId, n) => this.call('readShard', () => this.inner.readShard(jobId, n));
+  seedPrevious: JobStore['seedPrevious'] = (jobId, validators) => this.call('seedPrevious', () => this.inner.seedPrevious(jobId, validators));
+  readPrevious: JobStore['readPrevious'] = (jobId, key) => this.call('readPrevious', () => this.inner.readPrevious(jobId, key));
+  readResync: JobStore['readResync'] = (jobId) => this.call('readResync', () => this.inner.readResync(jobId));
   deleteJob: JobStore['deleteJob'] = (jobId) => this.call('deleteJob', () => this.inner.deleteJob(jobId));
   close: JobStore['close'] = async () => {};
 }
