@@ -1,4 +1,4 @@
-import type { TokenHandler } from '../xml-tokens.js';
+import { MAX_NAME_IDS, type TokenHandler } from '../xml-tokens.js';
 
 /**
  * An incomplete token held across chunks longer than this is handed to the general tokenizer, which
@@ -71,8 +71,14 @@ function couldGrowIntoEntity(rest: string): boolean {
  */
 export class SitemapTokenStream {
   private readonly names: string[] = [];
-  // Lower-case names seen spelled in lower case, reused instead of slicing each tag's name again.
+  // Lower-case names seen spelled in lower case, reused instead of slicing each tag's name again; the index is the name's id.
   private readonly known: string[] = [];
+  // Per known name, the id of the name opened right after it last time: sitemap entries repeat one sequence of
+  // elements, so the next open tag is tried against that name before its name is scanned.
+  private readonly nextOpen = new Int8Array(MAX_NAME_IDS).fill(-1);
+  private lastOpen = -1;
+  // The id of the name startTag or intern just read (-1 when it is not interned).
+  private nameId = -1;
   // Per attribute of the tag being read: name start, name end, value start, value end.
   private readonly attrs: number[] = [];
   private attrCount = 0;
@@ -214,21 +220,35 @@ export class SitemapTokenStream {
 
   private startTag(s: string, from: number): number {
     const n = s.length;
-    let i = from + 1;
-    while (i < n && isNameChar(s.charCodeAt(i))) i++;
-    if (i >= n) return INCOMPLETE;
-    const nameEnd = i;
+    const nameEnd = this.predictedNameEnd(s, from);
+    let i = nameEnd;
+    if (i === -1) {
+      i = from + 1;
+      while (i < n && isNameChar(s.charCodeAt(i))) i++;
+      if (i >= n) return INCOMPLETE;
+    }
     const c = s.charCodeAt(i);
     if (c !== GT && c !== SLASH && !isSpace(c)) return UNSUPPORTED;
     this.attrCount = 0;
     const after = c === GT ? i + 1 : this.attributes(s, i);
     if (after === INCOMPLETE && !this.openEmitted) {
-      this.open(this.intern(s, from, nameEnd));
+      this.open(s, from, i, nameEnd !== -1);
       this.openEmitted = true;
     }
     if (after < 0) return after;
-    this.emitOpen(s, from, nameEnd, c === GT ? false : this.selfClosing);
+    this.emitOpen(s, from, i, c === GT ? false : this.selfClosing, nameEnd !== -1);
     return after;
+  }
+
+  // Where the name at `from` ends when it is the one that followed the previous open tag's name last time, else -1.
+  private predictedNameEnd(s: string, from: number): number {
+    const guess = this.lastOpen === -1 ? -1 : (this.nextOpen[this.lastOpen] ?? -1);
+    if (guess === -1) return -1;
+    const name = this.known[guess] ?? '';
+    const end = from + name.length;
+    if (end >= s.length || isNameChar(s.charCodeAt(end)) || !spelledAt(s, name, from)) return -1;
+    this.nameId = guess;
+    return end;
   }
 
   // Reads the attributes up to the tag's end, recording their positions; `&#` in a value is left to the general path.
@@ -269,10 +289,10 @@ export class SitemapTokenStream {
     }
   }
 
-  private emitOpen(s: string, from: number, to: number, selfClosing: boolean): void {
+  private emitOpen(s: string, from: number, to: number, selfClosing: boolean, predicted: boolean): void {
     const handler = this.handler;
     if (this.openEmitted) this.openEmitted = false;
-    else this.open(this.intern(s, from, to));
+    else this.open(s, from, to, predicted);
     if (handler.wantsAttributes) {
       const attrs = this.attrs;
       for (let k = 0; k < this.attrCount; k += 4) {
@@ -283,9 +303,14 @@ export class SitemapTokenStream {
     if (selfClosing) this.pop(1);
   }
 
-  private open(name: string): void {
+  // Opens the element named s[from, to): `predicted` when predictedNameEnd already found its id.
+  private open(s: string, from: number, to: number, predicted: boolean): void {
+    const name = predicted ? (this.known[this.nameId] ?? '') : this.intern(s, from, to);
+    const id = this.nameId;
+    if (this.lastOpen !== -1 && id !== -1) this.nextOpen[this.lastOpen] = id;
+    this.lastOpen = id;
     this.names.push(name);
-    this.handler.open(name);
+    this.handler.open(name, id);
   }
 
   private endTag(s: string, from: number): number {
@@ -317,16 +342,24 @@ export class SitemapTokenStream {
     }
   }
 
+  // The lower-cased name s[from, to), setting nameId to its id (-1 when it is not interned).
   private intern(s: string, from: number, to: number): string {
     const length = to - from;
     const known = this.known;
     for (let k = 0; k < known.length; k++) {
       const name = known[k] ?? '';
-      if (name.length === length && spelledAt(s, name, from)) return name;
+      if (name.length === length && spelledAt(s, name, from)) {
+        this.nameId = k;
+        return name;
+      }
     }
     const raw = s.slice(from, to);
     const name = raw.toLowerCase();
-    if (name === raw && this.known.length < 32) this.known.push(name);
+    this.nameId = -1;
+    if (name === raw && known.length < MAX_NAME_IDS) {
+      this.nameId = known.length;
+      known.push(name);
+    }
     return name;
   }
 
