@@ -6,6 +6,9 @@ import { MAX_NAME_IDS, type TokenHandler } from '../xml-tokens.js';
  */
 export const MAX_FAST_TAIL_CHARS = 4_096;
 
+// nextCommentBang before the chunk's first comment.
+const NOT_SEARCHED = -2;
+
 // Results of scanning one token: the index after it, or one of these.
 const INCOMPLETE = -1;
 const UNSUPPORTED = -2;
@@ -88,7 +91,8 @@ export class SitemapTokenStream {
   private openEmitted = false;
   private tail = '';
   private stopped = false;
-  // Next `&` and `--!>` in the chunk being scanned, at or after the last position asked for (-1: none left).
+  // Next `&` and `--!>` in the chunk being scanned, at or after the last position asked for (-1: none left;
+  // NOT_SEARCHED: `--!>` not looked for yet in this chunk).
   // Scanning only moves forward, so each is searched once per chunk, never again from every text node.
   private nextAmp = -1;
   private nextCommentBang = -1;
@@ -130,7 +134,7 @@ export class SitemapTokenStream {
   private scan(s: string): number {
     const handler = this.handler;
     this.nextAmp = s.indexOf('&');
-    this.nextCommentBang = s.indexOf('--!>');
+    this.nextCommentBang = NOT_SEARCHED;
     let pos = 0;
     for (;;) {
       const lt = s.indexOf('<', pos);
@@ -205,7 +209,8 @@ export class SitemapTokenStream {
       const close = s.indexOf('-->', lt + 4);
       if (close === -1) return INCOMPLETE;
       // htmlparser2 also ends a comment at `--!>`: left to it.
-      if (this.nextCommentBang !== -1 && this.nextCommentBang < lt + 4) this.nextCommentBang = s.indexOf('--!>', lt + 4);
+      // Searched from the first comment of the chunk on: most chunks have none.
+      if (this.nextCommentBang === NOT_SEARCHED || (this.nextCommentBang !== -1 && this.nextCommentBang < lt + 4)) this.nextCommentBang = s.indexOf('--!>', lt + 4);
       return this.nextCommentBang !== -1 && this.nextCommentBang < close ? UNSUPPORTED : close + 3;
     }
     if (s.startsWith('<![CDATA[', lt)) {
