@@ -61,4 +61,20 @@ describe('the sitemap tokenizer against the general one', () => {
       expect(observe(bytes, sizes, 'fast')).toBe(observe(bytes, sizes, 'general'));
     }
   });
+
+  it('reads plain <url> entries (one match each) and the shapes next to them exactly as the general tokenizer does', () => {
+    const plain = (i: number) => `\n  <url>\n    <loc>https://example.com/${i}</loc>\n    <lastmod>2024-01-0${1 + (i % 9)}</lastmod>\n    <changefreq>daily</changefreq>\n    <priority>0.${i % 10}</priority>\n  </url>`;
+    const near = [
+      '<url><loc>https://example.com/only</loc></url>', '<url><loc></loc><priority>1.0</priority></url>',
+      '<url><loc>https://example.com/a?x=1&amp;y=2</loc></url>', '<url>\f<loc>https://example.com/ff</loc></url>',
+      '<url><changefreq>weekly</changefreq><loc>https://example.com/order</loc></url>', '<url ><loc>https://example.com/sp</loc></url>',
+      '<url><loc>https://example.com/cdata<![CDATA[x]]></loc></url>', '<url><loc>https://example.com/open</loc>',
+    ];
+    const body = [...Array.from({ length: 5 }, (_, i) => plain(i)), ...near, plain(5), ...near.slice(0, 3), plain(6), '</url>', plain(7)].join('');
+    const bytes = new TextEncoder().encode(`<urlset>${body}</urlset>`);
+    for (const size of [bytes.length, 97, 13, 5, 1]) {
+      const sizes = Array.from({ length: Math.ceil(bytes.length / size) }, (_, k) => Math.min(size, bytes.length - k * size));
+      expect(observe(bytes, sizes, 'fast')).toBe(observe(bytes, sizes, 'general'));
+    }
+  });
 });
