@@ -3,7 +3,10 @@ import { Ctx, FIELD_BASE, Field, childCode } from './element-context.js';
 import type { EntryBuilder, LinkAttributes } from './entry-builder.js';
 import { MAX_DEPTH, MAX_FIELD_CHARS, MAX_TOKEN_CHARS } from './parse-limits.js';
 import { type ParseContext, clip, parseFailure } from './parse-error.js';
-import { type TokenHandler, XmlTokenStream } from './xml-tokens.js';
+import { MAX_NAME_IDS, type TokenHandler, XmlTokenStream } from './xml-tokens.js';
+
+// Element codes (element-context.ts) are below this.
+const CODE_LIMIT = 72;
 
 // `<!DOCTYPE html>` and the XHTML public ids carry no internal subset: an HTML page, safe to name as such.
 const HTML_DOCTYPE = /^doctype\s+html(?:\s+(?:public|system)\s[^[]*)?$/i;
@@ -23,6 +26,8 @@ export class XmlSitemapParser implements TokenHandler {
   wantsAttributes = false;
   private tokens: XmlTokenStream;
   private readonly codes: number[] = new Array<number>(MAX_DEPTH + 1).fill(Ctx.Ignore);
+  // childCode by parent code and the tokenizer's name id, filled as names are met (-1: not known yet).
+  private readonly childCodes = new Int8Array(CODE_LIMIT * MAX_NAME_IDS).fill(-1);
   private readonly attrs: LinkAttributes = { rel: null, hreflang: null, href: null, isPermaLink: null, invalid: false };
   private depth = 0;
   /** The document ended with its root still open. */
@@ -60,11 +65,10 @@ export class XmlSitemapParser implements TokenHandler {
   }
 
   /** An element opened: its meaning comes from its parent's code and its local name. */
-  open(name: string): void {
+  open(name: string, id: number): void {
     const depth = this.depth;
     if (depth >= MAX_DEPTH) this.fail('invalid_xml', `elements nested deeper than ${MAX_DEPTH} levels`);
-    const local = localName(name);
-    const code = depth === 0 ? this.rootCode(local) : childCode(this.codes[depth - 1] ?? Ctx.Ignore, local);
+    const code = depth === 0 ? this.rootCode(localName(name)) : this.childCode(this.codes[depth - 1] ?? Ctx.Ignore, name, id);
     this.codes[depth] = code;
     this.depth = depth + 1;
     this.collecting = code >= FIELD_BASE;
@@ -131,6 +135,17 @@ export class XmlSitemapParser implements TokenHandler {
   declaration(data: string): void {
     if (!this.rootSeen && HTML_DOCTYPE.test(data)) this.fail('not_sitemap', 'an HTML page (<!DOCTYPE html>), not a sitemap');
     this.fail('doctype_forbidden', `<!${clip(data)}> refused: no DOCTYPE or entity declaration is ever processed`);
+  }
+
+  // childCode, remembered per name id: the common tags cost one array read instead of string comparisons.
+  private childCode(parent: number, name: string, id: number): number {
+    if (id < 0) return childCode(parent, localName(name));
+    const at = parent * MAX_NAME_IDS + id;
+    const known = this.childCodes[at] ?? -1;
+    if (known !== -1) return known;
+    const code = childCode(parent, localName(name));
+    this.childCodes[at] = code;
+    return code;
   }
 
   private rootCode(local: string): number {

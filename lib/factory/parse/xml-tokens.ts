@@ -5,13 +5,19 @@ import { MAX_FIELD_CHARS } from './parse-limits.js';
 const REPLACEMENT = 0xfffd;
 
 /** What the sitemap reader gets from the token stream: balanced elements, wanted text and attributes. */
+/** Name ids given to TokenHandler.open are below this. */
+export const MAX_NAME_IDS = 32;
+
 export interface TokenHandler {
   /** True while text is collected; other text is never copied out of the input. */
   readonly collecting: boolean;
   /** True while the element just opened wants its attributes. */
   readonly wantsAttributes: boolean;
-  /** An element opened; `name` is the lower-cased qualified name (`sm:loc`). */
-  open(name: string): void;
+  /**
+   * An element opened; `name` is the lower-cased qualified name (`sm:loc`). `id` is a small number (below MAX_NAME_IDS) the
+   * tokenizer gives that name for the whole document, so the handler may remember what the name means; -1 when none.
+   */
+  open(name: string, id: number): void;
   /**
    * An attribute of the element just opened: name lower-cased, value decoded (stops growing past MAX_FIELD_CHARS);
    * null when the value holds a character reference that is not a character (see `invalidReference`).
@@ -109,7 +115,7 @@ export class XmlTokenStream implements TokenizerCallbacks {
     const name = this.slice(start, endIndex).toLowerCase();
     this.names.push(name);
     if (this.reopening) this.reopening = false;
-    else this.handler.open(name);
+    else this.handler.open(name, -1);
   }
 
   /** @internal */

@@ -26,7 +26,9 @@ export function pageKey(loc: string): string {
   const hash = loc.indexOf('#', authorityEnd);
   const end = hash === -1 ? loc.length : hash;
   const noPath = authorityEnd === end || loc.charCodeAt(authorityEnd) === 0x3f;
-  if (!lower && portAt === -1 && hash === -1 && !noPath) return loc;
+  // An explicit port already in its canonical spelling (the default dropped, no leading zero) changes nothing.
+  const sameOrigin = portAt === -1 || isCanonicalPort(loc, portAt + 1, authorityEnd, schemeEnd === 5);
+  if (!lower && sameOrigin && hash === -1 && !noPath) return loc;
   let origin = loc.slice(0, portAt === -1 ? authorityEnd : portAt).toLowerCase();
   if (portAt !== -1) origin += portSuffix(loc.slice(portAt + 1, authorityEnd), schemeEnd === 5);
   return origin + (noPath ? '/' : '') + loc.slice(authorityEnd, end);
@@ -38,6 +40,19 @@ function hasUpper(text: string, from: number, to: number): boolean {
     if (c >= 0x41 && c <= 0x5a) return true;
   }
   return false;
+}
+
+// True when portSuffix would give `:` and these digits back: digits only, no leading zero, not the default port.
+function isCanonicalPort(loc: string, from: number, to: number, https: boolean): boolean {
+  const length = to - from;
+  if (length === 0 || length > 5 || (loc.charCodeAt(from) === 0x30 && length > 1)) return false;
+  let port = 0;
+  for (let i = from; i < to; i++) {
+    const c = loc.charCodeAt(i);
+    if (c < 0x30 || c > 0x39) return false;
+    port = port * 10 + (c - 0x30);
+  }
+  return port !== (https ? 443 : 80);
 }
 
 // `:0443` is port 443; the scheme's default port and an empty one are no port at all.

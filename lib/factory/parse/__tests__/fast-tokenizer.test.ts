@@ -49,4 +49,32 @@ describe('the sitemap tokenizer against the general one', () => {
     expect(kinds.get('none') ?? 0).toBeGreaterThan(DOCUMENTS / 2);
     // About 20 s of CPU for 10,000 documents; the bound is for a shared, loaded CI machine.
   }, 180_000);
+
+  it('reads a tag that only starts like the name it predicts (same prefix, other case, a prefix) as the general tokenizer does', () => {
+    const entry = (i: number) => `<url><loc>https://example.com/${i}</loc><lastmod>2024-01-0${1 + (i % 9)}</lastmod></url>`;
+    const odd = ['<url><locale>x</locale><loc>https://example.com/a</loc></url>', '<url><LOC>https://example.com/b</LOC></url>',
+      '<url><sm:loc>https://example.com/c</sm:loc><lastmodx>1</lastmodx><lastmod>2024-02-02</lastmod></url>', '<url><lo>y</lo><loc>https://example.com/d</loc></url>'];
+    const body = [...Array.from({ length: 6 }, (_, i) => entry(i)), ...odd, entry(7), ...odd].join('\n');
+    const bytes = new TextEncoder().encode(`<urlset xmlns:sm="http://www.sitemaps.org/schemas/sitemap/0.9">${body}</urlset>`);
+    for (const size of [bytes.length, 7, 3, 1]) {
+      const sizes = Array.from({ length: Math.ceil(bytes.length / size) }, (_, k) => Math.min(size, bytes.length - k * size));
+      expect(observe(bytes, sizes, 'fast')).toBe(observe(bytes, sizes, 'general'));
+    }
+  });
+
+  it('reads plain <url> entries (one match each) and the shapes next to them exactly as the general tokenizer does', () => {
+    const plain = (i: number) => `\n  <url>\n    <loc>https://example.com/${i}</loc>\n    <lastmod>2024-01-0${1 + (i % 9)}</lastmod>\n    <changefreq>daily</changefreq>\n    <priority>0.${i % 10}</priority>\n  </url>`;
+    const near = [
+      '<url><loc>https://example.com/only</loc></url>', '<url><loc></loc><priority>1.0</priority></url>',
+      '<url><loc>https://example.com/a?x=1&amp;y=2</loc></url>', '<url>\f<loc>https://example.com/ff</loc></url>',
+      '<url><changefreq>weekly</changefreq><loc>https://example.com/order</loc></url>', '<url ><loc>https://example.com/sp</loc></url>',
+      '<url><loc>https://example.com/cdata<![CDATA[x]]></loc></url>', '<url><loc>https://example.com/open</loc>',
+    ];
+    const body = [...Array.from({ length: 5 }, (_, i) => plain(i)), ...near, plain(5), ...near.slice(0, 3), plain(6), '</url>', plain(7)].join('');
+    const bytes = new TextEncoder().encode(`<urlset>${body}</urlset>`);
+    for (const size of [bytes.length, 97, 13, 5, 1]) {
+      const sizes = Array.from({ length: Math.ceil(bytes.length / size) }, (_, k) => Math.min(size, bytes.length - k * size));
+      expect(observe(bytes, sizes, 'fast')).toBe(observe(bytes, sizes, 'general'));
+    }
+  });
 });

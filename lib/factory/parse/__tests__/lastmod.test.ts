@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { parseChangefreq, parsePriority } from '../field-values.js';
 import { pages, parse, urlset } from './helpers.js';
 
 function lastmods(values: string[]): { lastmods: Array<string | null>; invalid: number } {
@@ -63,5 +64,26 @@ describe('<lastmod> as a W3C datetime', () => {
     </channel></rss>`);
     expect(pages(items).map((entry) => entry.lastmod)).toEqual([null, '2024-01-02T10:00:00.000Z']);
     expect(stats.invalidLastmod).toBe(1);
+  });
+});
+
+describe('changefreq and priority read without lookups', () => {
+  it('reads d.d priorities as Number() does', () => {
+    for (let a = 0; a <= 9; a++) {
+      for (let b = 0; b <= 9; b++) {
+        const value = Number(`${a}.${b}`);
+        expect(parsePriority(`${a}.${b}`)).toBe(value >= 0 && value <= 1 ? value : null);
+      }
+    }
+    expect(parsePriority(' 0.5 ')).toBe(0.5);
+    expect(parsePriority('0.x')).toBeNull();
+    expect(parsePriority('1.5')).toBeNull();
+  });
+
+  it('reads changefreq in any case and padding, and nothing else', () => {
+    expect(parseChangefreq('daily')).toBe('daily');
+    expect(parseChangefreq(' Weekly\n')).toBe('weekly');
+    expect(parseChangefreq('dail')).toBeNull();
+    expect(parseChangefreq('constructor')).toBeNull();
   });
 });

@@ -1,10 +1,23 @@
-import type { TokenHandler } from '../xml-tokens.js';
+import { MAX_NAME_IDS, type TokenHandler } from '../xml-tokens.js';
 
 /**
  * An incomplete token held across chunks longer than this is handed to the general tokenizer, which
  * owns the limits on giant tokens (comments, CDATA, tags); real sitemap tokens are a few hundred chars, and bounding the tail bounds the rescan a tiny chunk costs.
  */
 export const MAX_FAST_TAIL_CHARS = 4_096;
+
+/**
+ * The usual urlset entry: `<url>` holding `<loc>` and optionally `<lastmod>`, `<changefreq>`, `<priority>` in that
+ * order, lower-case names without prefix or attributes, text without `<` or `&`, blanks between the tags. One sticky
+ * match reads it several times faster than its 14 tokens one by one; anything else does not match and is tokenized.
+ */
+const PLAIN_ENTRY =
+  /[ \t\r\n]*<url>[ \t\r\n]*<loc>([^<&]*)<\/loc>[ \t\r\n]*(?:<lastmod>([^<&]*)<\/lastmod>[ \t\r\n]*)?(?:<changefreq>([^<&]*)<\/changefreq>[ \t\r\n]*)?(?:<priority>([^<&]*)<\/priority>[ \t\r\n]*)?<\/url>/y;
+const PLAIN_NAMES: readonly string[] = ['url', 'loc', 'lastmod', 'changefreq', 'priority'];
+const MAX_LANE_MISSES = 4;
+
+// nextCommentBang before the chunk's first comment.
+const NOT_SEARCHED = -2;
 
 // Results of scanning one token: the index after it, or one of these.
 const INCOMPLETE = -1;
@@ -61,7 +74,8 @@ function couldGrowIntoEntity(rest: string): boolean {
 /**
  * A tokenizer specialised for sitemaps, over decoded text: `indexOf` finds each `<` (and each `&` inside
  * collected text), whitespace between tags is never copied, element names are interned, and only the
- * text and attributes the handler asks for are sliced. It emits exactly the events XmlTokenStream emits
+ * text and attributes the handler asks for are sliced; between entries of the root, a plain `<url>` entry is read
+ * with one sticky match (PLAIN_ENTRY) instead of token by token. It emits exactly the events XmlTokenStream emits
  * for the same input (end tags matched the same way: an unmatched one is ignored, a matching outer one
  * closes everything inside it) and handles comments, CDATA, processing instructions and the 5 XML
  * entities. Anything else (a declaration such as DOCTYPE, a numeric reference in collected text or an
@@ -71,8 +85,14 @@ function couldGrowIntoEntity(rest: string): boolean {
  */
 export class SitemapTokenStream {
   private readonly names: string[] = [];
-  // Lower-case names seen spelled in lower case, reused instead of slicing each tag's name again.
+  // Lower-case names seen spelled in lower case, reused instead of slicing each tag's name again; the index is the name's id.
   private readonly known: string[] = [];
+  // Per known name, the id of the name opened right after it last time: sitemap entries repeat one sequence of
+  // elements, so the next open tag is tried against that name before its name is scanned.
+  private readonly nextOpen = new Int8Array(MAX_NAME_IDS).fill(-1);
+  private lastOpen = -1;
+  // The id of the name startTag or intern just read (-1 when it is not interned).
+  private nameId = -1;
   // Per attribute of the tag being read: name start, name end, value start, value end.
   private readonly attrs: number[] = [];
   private attrCount = 0;
@@ -82,7 +102,13 @@ export class SitemapTokenStream {
   private openEmitted = false;
   private tail = '';
   private stopped = false;
-  // Next `&` and `--!>` in the chunk being scanned, at or after the last position asked for (-1: none left).
+  // Plain entries tried in a row without a match: past MAX_LANE_MISSES the document is not read that way (an index,
+  // entries with extensions or attributes).
+  private laneMisses = 0;
+  private readonly plainNames: string[] = [];
+  private readonly plainIds = new Int8Array(PLAIN_NAMES.length);
+  // Next `&` and `--!>` in the chunk being scanned, at or after the last position asked for (-1: none left;
+  // NOT_SEARCHED: `--!>` not looked for yet in this chunk).
   // Scanning only moves forward, so each is searched once per chunk, never again from every text node.
   private nextAmp = -1;
   private nextCommentBang = -1;
@@ -124,9 +150,16 @@ export class SitemapTokenStream {
   private scan(s: string): number {
     const handler = this.handler;
     this.nextAmp = s.indexOf('&');
-    this.nextCommentBang = s.indexOf('--!>');
+    this.nextCommentBang = NOT_SEARCHED;
     let pos = 0;
     for (;;) {
+      if (this.laneMisses < MAX_LANE_MISSES && !handler.collecting && this.names.length === 1 && !this.openEmitted) {
+        const after = this.plainEntry(s, pos);
+        if (after !== -1) {
+          pos = after;
+          continue;
+        }
+      }
       const lt = s.indexOf('<', pos);
       const end = lt === -1 ? s.length : lt;
       if (end > pos && handler.collecting) {
@@ -141,6 +174,53 @@ export class SitemapTokenStream {
       }
       pos = next;
     }
+  }
+
+  /**
+   * A whole plain `<url>` entry at `pos` (see PLAIN_ENTRY), read with one sticky match instead of token by token:
+   * emits exactly the events the token path would (the blanks between its tags are not collected text unless
+   * `<url>` itself collects, which hands back right after `<url>`). Returns where it ended, or -1 when the text
+   * at `pos` is not one (the token path reads it).
+   */
+  private plainEntry(s: string, pos: number): number {
+    PLAIN_ENTRY.lastIndex = pos;
+    const m = PLAIN_ENTRY.exec(s);
+    if (m === null) {
+      this.laneMisses += 1;
+      return -1;
+    }
+    this.laneMisses = 0;
+    const handler = this.handler;
+    this.openPlain(0);
+    if (handler.collecting) return s.indexOf('<url>', pos) + 5;
+    this.plainField(1, m[1]);
+    if (m[2] !== undefined) this.plainField(2, m[2]);
+    if (m[3] !== undefined) this.plainField(3, m[3]);
+    if (m[4] !== undefined) this.plainField(4, m[4]);
+    this.pop(1);
+    return PLAIN_ENTRY.lastIndex;
+  }
+
+  // `<name>text</name>` of a plain entry: the open tag, its text if the handler collects it, the end tag.
+  private plainField(which: number, text: string | undefined): void {
+    this.openPlain(which);
+    if (text !== undefined && text.length > 0 && this.handler.collecting) this.handler.text(text);
+    this.pop(1);
+  }
+
+  // Opens PLAIN_NAMES[which] as emitOpen would for a tag without attributes (its interned name and id looked up once).
+  private openPlain(which: number): void {
+    let name = this.plainNames[which];
+    if (name === undefined) {
+      const plain = PLAIN_NAMES[which] ?? '';
+      name = this.intern(plain, 0, plain.length);
+      this.plainNames[which] = name;
+      this.plainIds[which] = this.nameId;
+    }
+    this.names.push(name);
+    const handler = this.handler;
+    handler.open(name, this.plainIds[which] ?? -1);
+    if (handler.wantsAttributes) handler.openTagEnd();
   }
 
   // Collected text from `from` to `end` with the 5 entities decoded; a bare `&` stays as written.
@@ -199,7 +279,8 @@ export class SitemapTokenStream {
       const close = s.indexOf('-->', lt + 4);
       if (close === -1) return INCOMPLETE;
       // htmlparser2 also ends a comment at `--!>`: left to it.
-      if (this.nextCommentBang !== -1 && this.nextCommentBang < lt + 4) this.nextCommentBang = s.indexOf('--!>', lt + 4);
+      // Searched from the first comment of the chunk on: most chunks have none.
+      if (this.nextCommentBang === NOT_SEARCHED || (this.nextCommentBang !== -1 && this.nextCommentBang < lt + 4)) this.nextCommentBang = s.indexOf('--!>', lt + 4);
       return this.nextCommentBang !== -1 && this.nextCommentBang < close ? UNSUPPORTED : close + 3;
     }
     if (s.startsWith('<![CDATA[', lt)) {
@@ -214,21 +295,35 @@ export class SitemapTokenStream {
 
   private startTag(s: string, from: number): number {
     const n = s.length;
-    let i = from + 1;
-    while (i < n && isNameChar(s.charCodeAt(i))) i++;
-    if (i >= n) return INCOMPLETE;
-    const nameEnd = i;
+    const nameEnd = this.predictedNameEnd(s, from);
+    let i = nameEnd;
+    if (i === -1) {
+      i = from + 1;
+      while (i < n && isNameChar(s.charCodeAt(i))) i++;
+      if (i >= n) return INCOMPLETE;
+    }
     const c = s.charCodeAt(i);
     if (c !== GT && c !== SLASH && !isSpace(c)) return UNSUPPORTED;
     this.attrCount = 0;
     const after = c === GT ? i + 1 : this.attributes(s, i);
     if (after === INCOMPLETE && !this.openEmitted) {
-      this.open(this.intern(s, from, nameEnd));
+      this.open(s, from, i, nameEnd !== -1);
       this.openEmitted = true;
     }
     if (after < 0) return after;
-    this.emitOpen(s, from, nameEnd, c === GT ? false : this.selfClosing);
+    this.emitOpen(s, from, i, c === GT ? false : this.selfClosing, nameEnd !== -1);
     return after;
+  }
+
+  // Where the name at `from` ends when it is the one that followed the previous open tag's name last time, else -1.
+  private predictedNameEnd(s: string, from: number): number {
+    const guess = this.lastOpen === -1 ? -1 : (this.nextOpen[this.lastOpen] ?? -1);
+    if (guess === -1) return -1;
+    const name = this.known[guess] ?? '';
+    const end = from + name.length;
+    if (end >= s.length || isNameChar(s.charCodeAt(end)) || !spelledAt(s, name, from)) return -1;
+    this.nameId = guess;
+    return end;
   }
 
   // Reads the attributes up to the tag's end, recording their positions; `&#` in a value is left to the general path.
@@ -269,10 +364,10 @@ export class SitemapTokenStream {
     }
   }
 
-  private emitOpen(s: string, from: number, to: number, selfClosing: boolean): void {
+  private emitOpen(s: string, from: number, to: number, selfClosing: boolean, predicted: boolean): void {
     const handler = this.handler;
     if (this.openEmitted) this.openEmitted = false;
-    else this.open(this.intern(s, from, to));
+    else this.open(s, from, to, predicted);
     if (handler.wantsAttributes) {
       const attrs = this.attrs;
       for (let k = 0; k < this.attrCount; k += 4) {
@@ -283,9 +378,14 @@ export class SitemapTokenStream {
     if (selfClosing) this.pop(1);
   }
 
-  private open(name: string): void {
+  // Opens the element named s[from, to): `predicted` when predictedNameEnd already found its id.
+  private open(s: string, from: number, to: number, predicted: boolean): void {
+    const name = predicted ? (this.known[this.nameId] ?? '') : this.intern(s, from, to);
+    const id = this.nameId;
+    if (this.lastOpen !== -1 && id !== -1) this.nextOpen[this.lastOpen] = id;
+    this.lastOpen = id;
     this.names.push(name);
-    this.handler.open(name);
+    this.handler.open(name, id);
   }
 
   private endTag(s: string, from: number): number {
@@ -317,16 +417,24 @@ export class SitemapTokenStream {
     }
   }
 
+  // The lower-cased name s[from, to), setting nameId to its id (-1 when it is not interned).
   private intern(s: string, from: number, to: number): string {
     const length = to - from;
     const known = this.known;
     for (let k = 0; k < known.length; k++) {
       const name = known[k] ?? '';
-      if (name.length === length && spelledAt(s, name, from)) return name;
+      if (name.length === length && spelledAt(s, name, from)) {
+        this.nameId = k;
+        return name;
+      }
     }
     const raw = s.slice(from, to);
     const name = raw.toLowerCase();
-    if (name === raw && this.known.length < 32) this.known.push(name);
+    this.nameId = -1;
+    if (name === raw && known.length < MAX_NAME_IDS) {
+      this.nameId = known.length;
+      known.push(name);
+    }
     return name;
   }
 

@@ -59,6 +59,10 @@ describe('page URLs deduplicated within a sitemap', () => {
 });
 
 describe('pageKey', () => {
+  it('returns a loc with a canonical non-default port as its own key, without a copy', () => {
+    for (const loc of ['http://127.0.0.1:8080/a', 'https://example.com:80/x?y', 'http://example.com:443/']) expect(pageKey(loc)).toBe(loc);
+  });
+
   it('matches the WHATWG href without fragment for scheme, host and port spellings', () => {
     const spellings = [
       'HTTP://Example.com:80/x?y#z',
@@ -66,6 +70,11 @@ describe('pageKey', () => {
       'https://[::1]:443/x#frag',
       'https://bücher.example/x',
       'https://example.com:/x',
+      'http://127.0.0.1:8080/a',
+      'http://example.com:0080/a',
+      'https://example.com:08443/a',
+      'https://example.com:8443',
+      'http://example.com:0/a',
     ];
     for (const loc of spellings) {
       const whatwg = new URL(loc);
