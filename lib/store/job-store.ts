@@ -92,6 +92,17 @@ export interface FinishRequest {
   failure: WorkFailure;
   /** With `failure: 'root'`: the work queued instead of failing the job when this was the last root standing. */
   fallback?: QueuedWork;
+  /**
+   * The work's last shard, committed in the same atomic step (one store round trip for a sitemap that fits in one
+   * shard). Checked as `commitShard` checks it; a refusal finishes nothing (`shard_refused`).
+   */
+  shard?: FinalShard;
+}
+
+/** A last shard handed to `finishWork`: `entries` taken at `offset` of the claimed sitemap. */
+export interface FinalShard {
+  offset: number;
+  entries: ShardEntry[];
 }
 
 /** Extends a held lease by `leaseMs` from now: the heartbeat of a sitemap being read. */
@@ -104,8 +115,11 @@ export interface RenewRequest {
 /** What marking a redirect target visited found: newly added, added earlier by the same work (a resume), or seen before. */
 export type VisitResult = 'added' | 'own' | 'seen';
 
-/** What a finish did; `already` when a retry finds the work finished. */
-export type FinishResult = { type: 'finished' | 'already'; state: JobState } | { type: 'lease_lost' };
+/**
+ * What a finish did; `already` when a retry finds the work finished; `shard_refused` when its last shard was refused
+ * (halted, offset moved, over maxUrls) and nothing was written: commit it with `commitShard` to learn why.
+ */
+export type FinishResult = { type: 'finished' | 'already'; state: JobState } | { type: 'lease_lost' } | { type: 'shard_refused' };
 
 /** Which adapter a store is. */
 export type StoreKind = 'memory' | 'redis' | 'upstash';

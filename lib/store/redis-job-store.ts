@@ -106,8 +106,9 @@ export class RedisJobStore implements JobStore {
   }
 
   async finishWork(jobId: string, request: FinishRequest): Promise<FinishResult> {
-    const { workId, token, errors, countSitemap, failure, fallback } = request;
-    const args = [token, workId, flag(countSitemap), failure, String(errors.length), ...errors.map(serializeError), ...pairs(fallback ? [fallback] : [])];
+    const { workId, token, errors, countSitemap, failure, fallback, shard } = request;
+    const last = shard === undefined ? ['', '0', ''] : [String(shard.offset), String(shard.entries.length), serializeShard(shard.entries)];
+    const args = [token, workId, flag(countSitemap), failure, ...last, String(errors.length), ...errors.map(serializeError), ...pairs(fallback ? [fallback] : [])];
     return toFinishResult(await this.run(FINISH_WORK, assertJobId(jobId), args), this.key(jobId));
   }
 

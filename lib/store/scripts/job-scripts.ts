@@ -57,34 +57,53 @@ return {'done'}
 `,
 );
 
+/**
+ * Shared by COMMIT_SHARD and FINISH_WORK: refusal(...) says why a shard may not be written (nil: it may), and
+ * write_shard(...) writes it with the offset advance and counters. Every check comes before the first write.
+ */
+const COMMIT_FUNCTIONS = `
+local function commit_mark(token, offset) return token .. ':' .. offset .. ':' end
+local function refusal(token, id, offset, count)
+  local st = state()
+  if st ~= 'running' then return {'halted', st} end
+  if redis.call('GET', lease_key(id)) ~= token then return {'lease_lost'} end
+  local recorded = tonumber(redis.call('HGET', OFFSETS, id) or '0')
+  if recorded ~= offset then return {'offset_mismatch', recorded} end
+  local found, max = number_field('urlsFound'), number_field('maxUrls')
+  if max > 0 and found + count > max then return {'over_limit', max - found} end
+  return nil
+end
+local function write_shard(mark, id, offset, count, json)
+  local max = number_field('maxUrls')
+  local shard = redis.call('HINCRBY', STATUS, 'shardsWritten', 1) - 1
+  local shard_key = PREFIX .. 'shard:' .. shard
+  redis.call('SET', shard_key, json)
+  redis.call('HSET', OFFSETS, id, offset + count)
+  redis.call('HSET', COMMITS, id, mark .. shard)
+  local found = redis.call('HINCRBY', STATUS, 'urlsFound', count)
+  redis.call('HSET', STATUS, 'updatedAt', NOW)
+  if max > 0 and found >= max then
+    redis.call('HSET', STATUS, 'state', 'done')
+    push_errors({'{"kind":"too_many_urls","url":null,"message":"maxUrls (' .. max .. ') reached: the job stopped there"}'})
+  end
+  redis.call('PEXPIREAT', shard_key, touch())
+  return shard, found
+end
+`;
+
 /** ARGV: prefix, now, token, work id, offset, URL count, shard JSON. One step: shard, offset, counters. */
 export const COMMIT_SHARD = script(
   'commit_shard',
-  `
+  COMMIT_FUNCTIONS +
+    `
 local bad = check() if bad then return bad end
 local token, id, offset, count = ARGV[3], ARGV[4], tonumber(ARGV[5]), tonumber(ARGV[6])
-local mark = token .. ':' .. ARGV[5] .. ':'
+local mark = commit_mark(token, ARGV[5])
 local last = redis.call('HGET', COMMITS, id)
 if last and string.sub(last, 1, #mark) == mark then return {'duplicate', tonumber(string.sub(last, #mark + 1))} end
-local st = state()
-if st ~= 'running' then return {'halted', st} end
-if redis.call('GET', lease_key(id)) ~= token then return {'lease_lost'} end
-local recorded = tonumber(redis.call('HGET', OFFSETS, id) or '0')
-if recorded ~= offset then return {'offset_mismatch', recorded} end
-local found, max = number_field('urlsFound'), number_field('maxUrls')
-if max > 0 and found + count > max then return {'over_limit', max - found} end
-local shard = redis.call('HINCRBY', STATUS, 'shardsWritten', 1) - 1
-local shard_key = PREFIX .. 'shard:' .. shard
-redis.call('SET', shard_key, ARGV[7])
-redis.call('HSET', OFFSETS, id, offset + count)
-redis.call('HSET', COMMITS, id, mark .. shard)
-found = redis.call('HINCRBY', STATUS, 'urlsFound', count)
-redis.call('HSET', STATUS, 'updatedAt', NOW)
-if max > 0 and found >= max then
-  redis.call('HSET', STATUS, 'state', 'done')
-  push_errors({'{"kind":"too_many_urls","url":null,"message":"maxUrls (' .. max .. ') reached: the job stopped there"}'})
-end
-redis.call('PEXPIREAT', shard_key, touch())
+local refused = refusal(token, id, offset, count)
+if refused then return refused end
+local shard, found = write_shard(mark, id, offset, count, ARGV[7])
 return {'committed', shard, found}
 `,
 );
@@ -104,16 +123,30 @@ return {'enqueued', added, dups, rejected}
 `,
 );
 
-/** ARGV: prefix, now, token, work id, count flag, failure (none|root|job), error count N, N error JSONs, fallback pair?. */
+/**
+ * ARGV: prefix, now, token, work id, count flag, failure (none|root|job), last shard's offset ('' for none), its URL
+ * count, its JSON, error count N, N error JSONs, fallback pair?. The last shard is committed in the same step; if
+ * it is refused, nothing is written ({'shard_refused'}).
+ */
 export const FINISH_WORK = script(
   'finish_work',
-  `
+  COMMIT_FUNCTIONS +
+    `
 local bad = check() if bad then return bad end
 local token, id, failure = ARGV[3], ARGV[4], ARGV[6]
 if redis.call('SISMEMBER', ACTIVE, id) == 0 then return {'already', state()} end
 if redis.call('GET', lease_key(id)) ~= token then return {'lease_lost'} end
-local errors, last = {}, 7 + tonumber(ARGV[7])
-for i = 8, last do errors[#errors + 1] = ARGV[i] end
+if ARGV[7] ~= '' then
+  local offset, count = tonumber(ARGV[7]), tonumber(ARGV[8])
+  local mark = commit_mark(token, ARGV[7])
+  local last = redis.call('HGET', COMMITS, id)
+  if not (last and string.sub(last, 1, #mark) == mark) then
+    if refusal(token, id, offset, count) then return {'shard_refused'} end
+    write_shard(mark, id, offset, count, ARGV[9])
+  end
+end
+local errors, last = {}, 10 + tonumber(ARGV[10])
+for i = 11, last do errors[#errors + 1] = ARGV[i] end
 redis.call('SREM', ACTIVE, id)
 redis.call('DEL', lease_key(id))
 redis.call('HDEL', ITEMS, id)
