@@ -97,6 +97,8 @@ export interface FinishRequest {
    * shard). Checked as `commitShard` checks it; a refusal finishes nothing (`shard_refused`).
    */
   shard?: FinalShard;
+  /** Claims the next piece of work in the same step (the reply's `next`), as `claim` would: one round trip per sitemap. */
+  claim?: ClaimRequest;
 }
 
 /** A last shard handed to `finishWork`: `entries` taken at `offset` of the claimed sitemap. */
@@ -117,9 +119,10 @@ export type VisitResult = 'added' | 'own' | 'seen';
 
 /**
  * What a finish did; `already` when a retry finds the work finished; `shard_refused` when its last shard was refused
- * (halted, offset moved, over maxUrls) and nothing was written: commit it with `commitShard` to learn why.
+ * (halted, offset moved, over maxUrls) and nothing was written: commit it with `commitShard` to learn why. `next` is
+ * the claim asked for with the finish.
  */
-export type FinishResult = { type: 'finished' | 'already'; state: JobState } | { type: 'lease_lost' } | { type: 'shard_refused' };
+export type FinishResult = { type: 'finished' | 'already'; state: JobState; next?: ClaimResult } | { type: 'lease_lost' } | { type: 'shard_refused' };
 
 /** Which adapter a store is. */
 export type StoreKind = 'memory' | 'redis' | 'upstash';

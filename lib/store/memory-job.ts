@@ -101,7 +101,7 @@ export class MemoryJob {
   /** Ends claimed work with its errors and, if given, its last shard (FINISH_WORK script). */
   finish(request: FinishRequest, now: number): FinishResult {
     const { workId, token, shard } = request;
-    if (!this.active.has(workId)) return { type: 'already', state: this.counters.state };
+    if (!this.active.has(workId)) return this.finished('already', request, now);
     if (this.leaseHolder(workId, now) !== token) return { type: 'lease_lost' };
     if (shard !== undefined) {
       const commit = { workId, token, ...shard };
@@ -116,7 +116,13 @@ export class MemoryJob {
     this.pushErrors(request.errors.map(serializeError));
     this.applyFailure(request);
     this.settle();
-    return { type: 'finished', state: this.counters.state };
+    return this.finished('finished', request, now);
+  }
+
+  // A finish's reply, with the next claim when one was asked for.
+  private finished(type: 'finished' | 'already', request: FinishRequest, now: number): FinishResult {
+    const { state } = this.counters;
+    return request.claim === undefined ? { type, state } : { type, state, next: this.claim(request.claim, now) };
   }
 
   // Why a commit may not be written (job halted, lease gone, offset moved, over maxUrls), or null when it may.

@@ -78,12 +78,18 @@ export function toEnqueueResult(reply: unknown, key: string): EnqueueResult {
   return { type: 'enqueued', added: data[1], duplicates: data[2], rejected: data[3] };
 }
 
-const FinishReply = z.union([z.tuple([z.enum(['finished', 'already']), JobStateSchema]), z.tuple([z.enum(['lease_lost', 'shard_refused'])])]);
+const FinishReply = z.union([
+  z.tuple([z.enum(['finished', 'already']), JobStateSchema]),
+  z.tuple([z.enum(['finished', 'already']), JobStateSchema, z.unknown()]),
+  z.tuple([z.enum(['lease_lost', 'shard_refused'])]),
+]);
 
-/** Finish reply -> FinishResult. */
-export function toFinishResult(reply: unknown, key: string): FinishResult {
+/** Finish reply -> FinishResult; with `claimToken`, the next claim it carries is validated like a claim's reply. */
+export function toFinishResult(reply: unknown, key: string, claimToken?: string): FinishResult {
   const data = parseRecord(reply, FinishReply, key);
-  return data.length === 1 ? { type: data[0] } : { type: data[0], state: data[1] };
+  if (data.length === 1) return { type: data[0] };
+  if (data.length === 2 || claimToken === undefined) return { type: data[0], state: data[1] };
+  return { type: data[0], state: data[1], next: toClaimResult(data[2], key, claimToken) };
 }
 
 const StatusReply = z.tuple([z.literal('status'), z.array(Str), z.array(Str), Int, Int]);

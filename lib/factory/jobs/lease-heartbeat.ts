@@ -1,4 +1,4 @@
-import type { ClaimedWork } from '../../store/job-store.js';
+import type { ClaimedWork, ClaimResult } from '../../store/job-store.js';
 import type { SliceContext } from './slice-context.js';
 
 /** Renewals per lease period: a lost or slow renewal still leaves two more tries before the lease lapses. */
@@ -12,6 +12,8 @@ export interface HeldWork {
   readonly lost: boolean;
   /** When the work was claimed (ms since the epoch). */
   readonly since: number;
+  /** The next claim, when the store handed one out with this work's finish: the loop takes it instead of asking. */
+  next: ClaimResult | null;
   stop(): void;
 }
 
@@ -46,6 +48,7 @@ export function holdWork(context: SliceContext, work: ClaimedWork): HeldWork {
     work,
     signal: controller.signal,
     since: Date.now(),
+    next: null,
     get lost() {
       return lost;
     },

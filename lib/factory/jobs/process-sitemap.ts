@@ -5,7 +5,7 @@ import { readSitemapShardEntries } from '../sitemap.js';
 import type { ShardEntry, SitemapRef } from '../types.js';
 import { redirectTarget, reportedError, whenAllRootsFail } from '../walk/walk-policy.js';
 import { enqueueRefs, newTally, refusedChildrenErrors, type ChildTally } from './enqueue-children.js';
-import { finishWork, releaseWork, tryFinishWork } from './finish-work.js';
+import { releaseWork, tryFinishWork } from './finish-work.js';
 import type { HeldWork } from './lease-heartbeat.js';
 import { ShardWriter } from './shard-writer.js';
 import type { SliceContext } from './slice-context.js';
@@ -104,16 +104,16 @@ async function settle(context: SliceContext, job: SitemapJob, outcome: ReadOutco
 }
 
 /**
- * Finishes the sitemap with its last shard in the same store step (one round trip for a small sitemap). A refused
- * shard finished nothing: the ordinary commit then acts on why (halted, lease or offset lost, maxUrls) as it would.
+ * Finishes the sitemap with its last shard and the loop's next claim in the same store step (one round trip per small
+ * sitemap). A refused shard finished nothing: the ordinary commit then acts on why (halted, lease or offset lost,
+ * maxUrls) as it would.
  */
 async function finishSitemap(context: SliceContext, job: SitemapJob, end: SitemapEnd): Promise<void> {
+  const request = { ...end, countSitemap: true };
   const shard = job.writer.lastShard();
-  if (shard !== undefined) {
-    if (await tryFinishWork(context, job.work, { ...end, countSitemap: true, shard })) return job.writer.lastShardCommitted();
-    if (!(await job.writer.flush())) return;
-  }
-  await finishWork(context, job.work, { ...end, countSitemap: true });
+  if (shard === undefined) return void (await tryFinishWork(context, job.held, request));
+  if (await tryFinishWork(context, job.held, { ...request, shard })) return job.writer.lastShardCommitted();
+  if (await job.writer.flush()) await tryFinishWork(context, job.held, request);
 }
 
 /**

@@ -173,6 +173,16 @@ export function describeJobStoreContract(name: string, harness: StoreHarness): v
       expect((await store.readShard(jobId, 1))?.map((entry) => entry.url)).toEqual(urls('b', 2).map((entry) => entry.url));
     }));
 
+    it('claims the next work with a finish, and hands the same work to a retried finish', withStore(async (store) => {
+      const jobId = await createdJob(store, [A, B]);
+      const work = await claimWork(store, jobId);
+      const finish = { workId: work.workId, token: work.token, errors: [], countSitemap: true, failure: 'none' as const, claim: { token: newLeaseToken(), leaseMs: 10_000 } };
+      const first = await store.finishWork(jobId, finish);
+      expect(first).toMatchObject({ type: 'finished', state: 'running', next: { type: 'claimed', work: { item: { type: 'sitemap', ref: { url: B } }, offset: 0 } } });
+      expect(await store.finishWork(jobId, finish)).toEqual({ ...first, type: 'already' });
+      expect(await store.claim(jobId, { token: newLeaseToken(), leaseMs: 10_000 })).toEqual({ type: 'wait', active: 1 });
+    }));
+
     it('finishes nothing when the last shard is refused (offset moved, over maxUrls, halted)', withStore(async (store) => {
       const jobId = await createdJob(store, [A, B], { maxUrls: 4 });
       const work = await claimWork(store, jobId);

@@ -22,38 +22,49 @@ return {'created'}
 `,
 );
 
-/** ARGV: prefix, now, token, leaseMs. Expired (or released) leases first, so killed work resumes soonest. */
+/**
+ * Shared by CLAIM and FINISH_WORK: claims one piece of work under `token` for `lease_ms`, expired (or released)
+ * leases first, so killed work resumes soonest. A token that already holds work gets that work again (a retry).
+ */
+const CLAIM_FUNCTION = `
+local function claim_work(token, lease_ms)
+  local st = state()
+  if st ~= 'running' then return {'halted', st} end
+  local function claimed(id)
+    return {'claimed', id, redis.call('HGET', ITEMS, id), redis.call('HGET', OFFSETS, id) or '0'}
+  end
+  local function take(id)
+    redis.call('SET', lease_key(id), token, 'PX', lease_ms)
+    return claimed(id)
+  end
+  local free = false
+  local active = redis.call('SMEMBERS', ACTIVE)
+  for _, id in ipairs(active) do
+    local holder = redis.call('GET', lease_key(id))
+    if holder == token then return claimed(id) end
+    if not holder and not free then free = id end
+  end
+  if free then return take(free) end
+  local id = redis.call('LPOP', PENDING)
+  if id then
+    redis.call('SADD', ACTIVE, id)
+    touch()
+    return take(id)
+  end
+  if #active > 0 then return {'wait', #active} end
+  settle()
+  redis.call('HSET', STATUS, 'updatedAt', NOW)
+  return {'done'}
+end
+`;
+
+/** ARGV: prefix, now, token, leaseMs. */
 export const CLAIM = script(
   'claim',
-  `
+  CLAIM_FUNCTION +
+    `
 local bad = check() if bad then return bad end
-local st = state()
-if st ~= 'running' then return {'halted', st} end
-local function claimed(id)
-  return {'claimed', id, redis.call('HGET', ITEMS, id), redis.call('HGET', OFFSETS, id) or '0'}
-end
-local function take(id)
-  redis.call('SET', lease_key(id), ARGV[3], 'PX', ARGV[4])
-  return claimed(id)
-end
-local free = false
-local active = redis.call('SMEMBERS', ACTIVE)
-for _, id in ipairs(active) do
-  local holder = redis.call('GET', lease_key(id))
-  if holder == ARGV[3] then return claimed(id) end
-  if not holder and not free then free = id end
-end
-if free then return take(free) end
-local id = redis.call('LPOP', PENDING)
-if id then
-  redis.call('SADD', ACTIVE, id)
-  touch()
-  return take(id)
-end
-if #active > 0 then return {'wait', #active} end
-settle()
-redis.call('HSET', STATUS, 'updatedAt', NOW)
-return {'done'}
+return claim_work(ARGV[3], ARGV[4])
 `,
 );
 
@@ -125,16 +136,22 @@ return {'enqueued', added, dups, rejected}
 
 /**
  * ARGV: prefix, now, token, work id, count flag, failure (none|root|job), last shard's offset ('' for none), its URL
- * count, its JSON, error count N, N error JSONs, fallback pair?. The last shard is committed in the same step; if
- * it is refused, nothing is written ({'shard_refused'}).
+ * count, its JSON, next claim's token ('' for none), its leaseMs, error count N, N error JSONs, fallback pair?.
+ * The last shard is committed in the same step; if it is refused, nothing is written ({'shard_refused'}). With a
+ * claim token, the reply carries the next claim too (a retry with the same token gets the same work back).
  */
 export const FINISH_WORK = script(
   'finish_work',
   COMMIT_FUNCTIONS +
+    CLAIM_FUNCTION +
     `
 local bad = check() if bad then return bad end
 local token, id, failure = ARGV[3], ARGV[4], ARGV[6]
-if redis.call('SISMEMBER', ACTIVE, id) == 0 then return {'already', state()} end
+local function reply(tag)
+  if ARGV[10] == '' then return {tag, state()} end
+  return {tag, state(), claim_work(ARGV[10], ARGV[11])}
+end
+if redis.call('SISMEMBER', ACTIVE, id) == 0 then return reply('already') end
 if redis.call('GET', lease_key(id)) ~= token then return {'lease_lost'} end
 if ARGV[7] ~= '' then
   local offset, count = tonumber(ARGV[7]), tonumber(ARGV[8])
@@ -145,8 +162,8 @@ if ARGV[7] ~= '' then
     write_shard(mark, id, offset, count, ARGV[9])
   end
 end
-local errors, last = {}, 10 + tonumber(ARGV[10])
-for i = 11, last do errors[#errors + 1] = ARGV[i] end
+local errors, last = {}, 12 + tonumber(ARGV[12])
+for i = 13, last do errors[#errors + 1] = ARGV[i] end
 redis.call('SREM', ACTIVE, id)
 redis.call('DEL', lease_key(id))
 redis.call('HDEL', ITEMS, id)
@@ -162,7 +179,7 @@ end
 settle()
 redis.call('HSET', STATUS, 'updatedAt', NOW)
 touch()
-return {'finished', state()}
+return reply('finished')
 `,
 );
 
