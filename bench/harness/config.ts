@@ -31,7 +31,12 @@ export interface BenchConfig {
   timeoutMs: number;
   /** Where the JSON of the run goes, relative to the project; default .tmp/bench/latest.json (quick.json for --quick), bench/results/ with --save. */
   out: string | null;
+  /** Children of the many-small-sitemaps index (walk and Redis job), or null when `--only` leaves it out. */
+  manySitemaps: number | null;
 }
+
+/** The per-sitemap overhead run's name for `--only`. */
+export const MANY_SITEMAPS = 'many-sitemaps';
 
 const FULL: Scenario[] = [
   { name: '1M', children: 20, perChild: 50_000, contenders: ['engine', 'crawlee', 'sitemapper', 'scanner'], runs: 3 },
@@ -46,15 +51,15 @@ const QUICK: Scenario[] = [
   { name: '500k', children: 20, perChild: 25_000, contenders: ['engine', 'crawlee'], runs: 1 },
 ];
 
-function parseOnly(only: string | undefined): ContenderName[] | null {
+function parseOnly(only: string | undefined): { contenders: ContenderName[]; manySitemaps: boolean } | null {
   if (!only) return null;
   const names = only.split(',').map((name) => name.trim());
-  const unknown = names.filter((name) => !(CONTENDERS as readonly string[]).includes(name));
-  if (unknown.length > 0) throw new Error(`unknown contender(s): ${unknown.join(', ')} (known: ${CONTENDERS.join(', ')})`);
-  return names as ContenderName[];
+  const unknown = names.filter((name) => name !== MANY_SITEMAPS && !(CONTENDERS as readonly string[]).includes(name));
+  if (unknown.length > 0) throw new Error(`unknown contender(s): ${unknown.join(', ')} (known: ${[...CONTENDERS, MANY_SITEMAPS].join(', ')})`);
+  return { contenders: names.filter((name) => name !== MANY_SITEMAPS) as ContenderName[], manySitemaps: names.includes(MANY_SITEMAPS) };
 }
 
-/** Reads `--quick`, `--only engine[,crawlee]`, `--runs N` and `--out FILE` (default .tmp/bench/) and `--save` (rewrites bench/results/). */
+/** Reads `--quick`, `--only engine[,crawlee][,many-sitemaps]`, `--runs N` and `--out FILE` (default .tmp/bench/) and `--save` (rewrites bench/results/). */
 export function readConfig(argv: string[]): BenchConfig {
   const { values } = parseArgs({ args: argv, options: { quick: { type: 'boolean' }, only: { type: 'string' }, runs: { type: 'string' }, out: { type: 'string' }, save: { type: 'boolean' } } });
   const quick = values.quick ?? false;
@@ -62,7 +67,8 @@ export function readConfig(argv: string[]): BenchConfig {
   const runs = values.runs === undefined ? null : Number(values.runs);
   if (runs !== null && !(Number.isInteger(runs) && runs > 0)) throw new Error(`--runs must be a positive integer: ${values.runs}`);
   const scenarios = (quick ? QUICK : FULL)
-    .map((s) => ({ ...s, runs: runs ?? s.runs, contenders: s.contenders.filter((c) => only === null || only.includes(c)) }))
+    .map((s) => ({ ...s, runs: runs ?? s.runs, contenders: s.contenders.filter((c) => only === null || only.contenders.includes(c)) }))
     .filter((s) => s.contenders.length > 0);
-  return { quick, save: values.save ?? false, scenarios, timeoutMs: 5 * 60_000, out: values.out ?? null };
+  const manySitemaps = only === null || only.manySitemaps ? (quick ? 10_000 : 50_000) : null;
+  return { quick, save: values.save ?? false, scenarios, timeoutMs: 5 * 60_000, out: values.out ?? null, manySitemaps };
 }
