@@ -78,9 +78,10 @@ export function toEnqueueResult(reply: unknown, key: string): EnqueueResult {
   return { type: 'enqueued', added: data[1], duplicates: data[2], rejected: data[3] };
 }
 
+// With the next claim first: it is the common reply, and a union's failed tries cost more than its match.
 const FinishReply = z.union([
-  z.tuple([z.enum(['finished', 'already']), JobStateSchema]),
   z.tuple([z.enum(['finished', 'already']), JobStateSchema, z.unknown()]),
+  z.tuple([z.enum(['finished', 'already']), JobStateSchema]),
   z.tuple([z.enum(['lease_lost', 'shard_refused'])]),
 ]);
 
