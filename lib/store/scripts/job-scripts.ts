@@ -25,6 +25,7 @@ return {'created'}
 /**
  * Shared by CLAIM and FINISH_WORK: claims one piece of work under `token` for `lease_ms`, expired (or released)
  * leases first, so killed work resumes soonest. A token that already holds work gets that work again (a retry).
+ * Returns the reply and whether it took work off the frontier (the caller then touches the keys it may have created).
  */
 const CLAIM_FUNCTION = `
 local function claim_work(token, lease_ms)
@@ -48,8 +49,7 @@ local function claim_work(token, lease_ms)
   local id = redis.call('LPOP', PENDING)
   if id then
     redis.call('SADD', ACTIVE, id)
-    touch()
-    return take(id)
+    return take(id), true
   end
   if #active > 0 then return {'wait', #active} end
   settle()
@@ -64,13 +64,16 @@ export const CLAIM = script(
   CLAIM_FUNCTION +
     `
 local bad = check() if bad then return bad end
-return claim_work(ARGV[3], ARGV[4])
+local reply, popped = claim_work(ARGV[3], ARGV[4])
+if popped then touch() end
+return reply
 `,
 );
 
 /**
  * Shared by COMMIT_SHARD and FINISH_WORK: refusal(...) says why a shard may not be written (nil: it may), and
- * write_shard(...) writes it with the offset advance and counters. Every check comes before the first write.
+ * write_shard(...) writes it with the offset advance and counters (the caller touches the job's keys after). Every
+ * check comes before the first write.
  */
 const COMMIT_FUNCTIONS = `
 local function commit_mark(token, offset) return token .. ':' .. offset .. ':' end
@@ -97,7 +100,7 @@ local function write_shard(mark, id, offset, count, json)
     redis.call('HSET', STATUS, 'state', 'done')
     push_errors({'{"kind":"too_many_urls","url":null,"message":"maxUrls (' .. max .. ') reached: the job stopped there"}'})
   end
-  redis.call('PEXPIREAT', shard_key, touch())
+  redis.call('PEXPIREAT', shard_key, redis.call('HGET', STATUS, 'expiresAt'))
   return shard, found
 end
 `;
@@ -115,6 +118,7 @@ if last and string.sub(last, 1, #mark) == mark then return {'duplicate', tonumbe
 local refused = refusal(token, id, offset, count)
 if refused then return refused end
 local shard, found = write_shard(mark, id, offset, count, ARGV[7])
+touch()
 return {'committed', shard, found}
 `,
 );
@@ -147,9 +151,15 @@ export const FINISH_WORK = script(
     `
 local bad = check() if bad then return bad end
 local token, id, failure = ARGV[3], ARGV[4], ARGV[6]
+-- One touch for the whole step, after the claim: it may have created keys (SADD to an emptied ACTIVE set).
 local function reply(tag)
-  if ARGV[10] == '' then return {tag, state()} end
-  return {tag, state(), claim_work(ARGV[10], ARGV[11])}
+  if ARGV[10] == '' then
+    touch()
+    return {tag, state()}
+  end
+  local next = claim_work(ARGV[10], ARGV[11])
+  touch()
+  return {tag, state(), next}
 end
 if redis.call('SISMEMBER', ACTIVE, id) == 0 then return reply('already') end
 if redis.call('GET', lease_key(id)) ~= token then return {'lease_lost'} end
@@ -178,7 +188,6 @@ if state() == 'running' and failure == 'root' then
 end
 settle()
 redis.call('HSET', STATUS, 'updatedAt', NOW)
-touch()
 return reply('finished')
 `,
 );
