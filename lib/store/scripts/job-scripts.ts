@@ -40,8 +40,16 @@ local function claim_work(token, lease_ms)
   end
   local free = false
   local active = redis.call('SMEMBERS', ACTIVE)
-  for _, id in ipairs(active) do
-    local holder = redis.call('GET', lease_key(id))
+  -- The leases by MGET, 500 at a time (Lua's unpack has a limit): a claim looks at every piece of work in flight.
+  local holders = {}
+  for from = 1, #active, 500 do
+    local keys = {}
+    for i = from, math.min(from + 499, #active) do keys[#keys + 1] = lease_key(active[i]) end
+    local got = redis.call('MGET', unpack(keys))
+    for j = 1, #keys do holders[from + j - 1] = got[j] end
+  end
+  for i, id in ipairs(active) do
+    local holder = holders[i]
     if holder == token then return claimed(id) end
     if not holder and not free then free = id end
   end
