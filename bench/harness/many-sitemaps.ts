@@ -26,18 +26,21 @@ export async function runManySitemaps(root: string, children: number): Promise<M
 /** The figures as a markdown table, with the goal. */
 export function manySitemapsMarkdown(results: ManySitemapsResult[]): string {
   const rows = results.map((r) => {
-    if (r.error !== undefined) return `| ${r.mode} | ${r.children.toLocaleString('en-US')} | failed: ${r.error} | | | | | NO |`;
+    if (r.error !== undefined) return `| ${r.mode} | ${r.children.toLocaleString('en-US')} | failed: ${r.error} | | | | | | | NO |`;
     const commands = r.storeCommandsPerSitemap === null ? '-' : r.storeCommandsPerSitemap.toFixed(2);
+    const storeCpu = r.storeCpuUsPerSitemap === null ? '-' : r.storeCpuUsPerSitemap.toFixed(0);
     const met = r.ok && r.sitemapsPerSecond >= SITEMAPS_PER_SECOND_GOAL ? 'yes' : 'NO';
     const urls = r.ok ? r.urls.toLocaleString('en-US') : `MISMATCH ${r.urls}`;
-    return `| ${r.mode} | ${r.children.toLocaleString('en-US')} | ${(r.wallMs / 1000).toFixed(2)} | ${Math.round(r.sitemapsPerSecond).toLocaleString('en-US')} | ${r.cpuUsPerSitemap.toFixed(0)} | ${commands} | ${urls} | ${met} |`;
+    const rate = Math.round(r.sitemapsPerSecond).toLocaleString('en-US');
+    const cpu = `${r.cpuUsPerSitemap.toFixed(0)} | ${r.serverCpuUsPerSitemap.toFixed(0)} | ${storeCpu}`;
+    return `| ${r.mode} | ${r.children.toLocaleString('en-US')} | ${(r.wallMs / 1000).toFixed(2)} | ${rate} | ${cpu} | ${commands} | ${urls} | ${met} |`;
   });
   return [
     '',
     `Many small sitemaps (index of one-URL children, default concurrency; goal >= ${SITEMAPS_PER_SECOND_GOAL.toLocaleString('en-US')} sitemaps/s):`,
     '',
-    '| mode | sitemaps | wall (s) | sitemaps/s | walker CPU (us/sitemap) | store commands/sitemap | URLs found | goal met |',
-    '|---|---:|---:|---:|---:|---:|---:|---|',
+    '| mode | sitemaps | wall (s) | sitemaps/s | CPU us/sitemap: walker | server | Redis | store commands/sitemap | URLs found | goal met |',
+    '|---|---:|---:|---:|---:|---:|---:|---:|---:|---|',
     ...rows,
     '',
   ].join('\n');
