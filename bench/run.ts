@@ -5,6 +5,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildContender, type BuiltContender } from './harness/build.js';
 import { readConfig, type ContenderName } from './harness/config.js';
+import { manySitemapsMarkdown, runManySitemaps } from './harness/many-sitemaps.js';
 import { runScenario, type ScenarioReport } from './harness/measure.js';
 import { computeRatios, evaluateTargets, machine, markdown } from './harness/report.js';
 import { resyncMarkdown, runResyncBench, type ResyncReport } from './resync/run.js';
@@ -23,15 +24,17 @@ for (const name of wanted) {
 const scenarios: ScenarioReport[] = [];
 for (const scenario of config.scenarios) scenarios.push(await runScenario(root, scenario, builds, config));
 
+const manySitemaps = config.manySitemaps === null ? [] : await runManySitemaps(root, config.manySitemaps);
 const resync: ResyncReport | null = config.resync === null ? null : await runResyncBench(root, config.resync);
 
 const ratios = computeRatios(scenarios);
 const targets = evaluateTargets(scenarios, ratios);
 if (scenarios.length > 0) process.stdout.write(markdown(scenarios, ratios, targets));
+if (manySitemaps.length > 0) process.stdout.write(manySitemapsMarkdown(manySitemaps));
 if (resync !== null) process.stdout.write(resyncMarkdown(resync));
 // Only --save rewrites the tracked results; an ordinary run writes beside them in .tmp/ (git-ignored), or to --out.
 const saved = join(root, ...(config.save ? ['bench', 'results'] : ['.tmp', 'bench']), config.quick ? 'quick.json' : 'latest.json');
 const out = config.out === null ? saved : resolve(root, config.out);
 await mkdir(dirname(out), { recursive: true });
-await writeFile(out, `${JSON.stringify({ generatedAt: new Date().toISOString(), machine: machine(), config, scenarios, ratios, targets, resync }, null, 2)}\n`);
+await writeFile(out, `${JSON.stringify({ generatedAt: new Date().toISOString(), machine: machine(), config, scenarios, ratios, targets, manySitemaps, resync }, null, 2)}\n`);
 process.stderr.write(`[bench] wrote ${out}\n`);

@@ -34,7 +34,12 @@ export interface BenchConfig {
   out: string | null;
   /** The incremental re-sync measurement (`--only resync` runs it alone), or null when left out. */
   resync: ResyncShape | null;
+  /** Children of the many-small-sitemaps index (walk and Redis job), or null when `--only` leaves it out. */
+  manySitemaps: number | null;
 }
+
+/** The per-sitemap overhead run's name for `--only`. */
+export const MANY_SITEMAPS = 'many-sitemaps';
 
 const FULL: Scenario[] = [
   { name: '1M', children: 20, perChild: 50_000, contenders: ['engine', 'crawlee', 'sitemapper', 'scanner'], runs: 3 },
@@ -56,16 +61,24 @@ const RESYNC_QUICK: ResyncShape = { name: '100k', children: 100, perChild: 1_000
 /** `--only` besides the contenders: the re-sync measurement. */
 const RESYNC = 'resync';
 
-function parseOnly(only: string | undefined): string[] | null {
-  if (!only) return null;
-  const names = only.split(',').map((name) => name.trim());
-  const known = [...CONTENDERS, RESYNC];
-  const unknown = names.filter((name) => !known.includes(name));
-  if (unknown.length > 0) throw new Error(`unknown contender(s): ${unknown.join(', ')} (known: ${known.join(', ')})`);
-  return names;
+/** What `--only` asks for: contenders, and the measurements that are not contenders. */
+interface Only {
+  contenders: ContenderName[];
+  manySitemaps: boolean;
+  resync: boolean;
 }
 
-/** Reads `--quick`, `--only engine[,crawlee][,resync]`, `--runs N` and `--out FILE` (default .tmp/bench/) and `--save` (rewrites bench/results/). */
+function parseOnly(only: string | undefined): Only | null {
+  if (!only) return null;
+  const names = only.split(',').map((name) => name.trim());
+  const known: string[] = [...CONTENDERS, MANY_SITEMAPS, RESYNC];
+  const unknown = names.filter((name) => !known.includes(name));
+  if (unknown.length > 0) throw new Error(`unknown contender(s): ${unknown.join(', ')} (known: ${known.join(', ')})`);
+  const contenders = names.filter((name): name is ContenderName => (CONTENDERS as readonly string[]).includes(name));
+  return { contenders, manySitemaps: names.includes(MANY_SITEMAPS), resync: names.includes(RESYNC) };
+}
+
+/** Reads `--quick`, `--only engine[,crawlee][,many-sitemaps][,resync]`, `--runs N` and `--out FILE` (default .tmp/bench/) and `--save` (rewrites bench/results/). */
 export function readConfig(argv: string[]): BenchConfig {
   const { values } = parseArgs({ args: argv, options: { quick: { type: 'boolean' }, only: { type: 'string' }, runs: { type: 'string' }, out: { type: 'string' }, save: { type: 'boolean' } } });
   const quick = values.quick ?? false;
@@ -73,8 +86,9 @@ export function readConfig(argv: string[]): BenchConfig {
   const runs = values.runs === undefined ? null : Number(values.runs);
   if (runs !== null && !(Number.isInteger(runs) && runs > 0)) throw new Error(`--runs must be a positive integer: ${values.runs}`);
   const scenarios = (quick ? QUICK : FULL)
-    .map((s) => ({ ...s, runs: runs ?? s.runs, contenders: s.contenders.filter((c) => only === null || only.includes(c)) }))
+    .map((s) => ({ ...s, runs: runs ?? s.runs, contenders: s.contenders.filter((c) => only === null || only.contenders.includes(c)) }))
     .filter((s) => s.contenders.length > 0);
-  const resync = only === null || only.includes(RESYNC) ? (quick ? RESYNC_QUICK : RESYNC_FULL) : null;
-  return { quick, save: values.save ?? false, scenarios, timeoutMs: 5 * 60_000, out: values.out ?? null, resync };
+  const manySitemaps = only === null || only.manySitemaps ? (quick ? 10_000 : 50_000) : null;
+  const resync = only === null || only.resync ? (quick ? RESYNC_QUICK : RESYNC_FULL) : null;
+  return { quick, save: values.save ?? false, scenarios, timeoutMs: 5 * 60_000, out: values.out ?? null, manySitemaps, resync };
 }

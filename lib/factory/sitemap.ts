@@ -176,11 +176,18 @@ export const createShardEntryMapper = (keep: EntryFilter | null = null): ItemMap
   };
 };
 
+// A slice reads every sitemap with one options object: its filter is compiled once, not once per sitemap.
+const jobFilters = new WeakMap<WalkOptions, EntryFilter | null>();
+function jobFilterFor(options: WalkOptions): EntryFilter | null {
+  if (!jobFilters.has(options)) jobFilters.set(options, filterFor(options, null));
+  return jobFilters.get(options) ?? null;
+}
+
 /**
  * Reads one sitemap as shard entries from `context.skip` on (the job runner's unit of work and of shards), through the
  * job's filter; with the previous run's validator for it, unchanged as the walk decides (no entries).
  */
 export function readSitemapShardEntries(ref: SitemapRef, options: WalkOptions, context: ReadSitemapContext & { previous: SitemapValidator | null }) {
-  const keep = filterFor(options, null);
+  const keep = jobFilterFor(options);
   return readSitemap(ref, options, { ...context, createMapper: () => createShardEntryMapper(keep) });
 }

@@ -94,6 +94,19 @@ export interface FinishRequest {
   fallback?: QueuedWork;
   /** A sitemap read (or found unchanged): what the next run is given for it, kept in the same step. */
   resync?: SitemapResync;
+  /**
+   * The work's last shard, committed in the same atomic step (one store round trip for a sitemap that fits in one
+   * shard). Checked as `commitShard` checks it; a refusal finishes nothing (`shard_refused`).
+   */
+  shard?: FinalShard;
+  /** Claims the next piece of work in the same step (the reply's `next`), as `claim` would: one round trip per sitemap. */
+  claim?: ClaimRequest;
+}
+
+/** A last shard handed to `finishWork`: `entries` taken at `offset` of the claimed sitemap. */
+export interface FinalShard {
+  offset: number;
+  entries: ShardEntry[];
 }
 
 /** What a finished sitemap leaves for incremental re-sync: its validator (by identity key), and whether it was unchanged. */
@@ -121,8 +134,12 @@ export interface RenewRequest {
 /** What marking a redirect target visited found: newly added, added earlier by the same work (a resume), or seen before. */
 export type VisitResult = 'added' | 'own' | 'seen';
 
-/** What a finish did; `already` when a retry finds the work finished. */
-export type FinishResult = { type: 'finished' | 'already'; state: JobState } | { type: 'lease_lost' };
+/**
+ * What a finish did; `already` when a retry finds the work finished; `shard_refused` when its last shard was refused
+ * (halted, offset moved, over maxUrls) and nothing was written: commit it with `commitShard` to learn why. `next` is
+ * the claim asked for with the finish.
+ */
+export type FinishResult = { type: 'finished' | 'already'; state: JobState; next?: ClaimResult } | { type: 'lease_lost' } | { type: 'shard_refused' };
 
 /** Which adapter a store is. */
 export type StoreKind = 'memory' | 'redis' | 'upstash';

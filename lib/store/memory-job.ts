@@ -13,6 +13,9 @@ import {
 } from './job-store.js';
 import { parseJsonRecord, serializeError, serializeShard, serializeValidator, WorkItemSchema } from './records.js';
 
+// Names one commit of one claim: a retry of the same commit (lost reply) finds it recorded.
+const commitMark = ({ token, offset }: CommitRequest): string => `${token}:${offset}:`;
+
 /** Counters and state of one in-memory job; the same fields as the Redis status hash. */
 export interface MemoryCounters {
   state: JobState;
@@ -94,30 +97,24 @@ export class MemoryJob {
 
   /** Shard, offset and counters in one step, after lease and offset checks (COMMIT_SHARD script). */
   commit(request: CommitRequest, now: number): CommitResult {
-    const { workId, token, offset, entries } = request;
-    const mark = `${token}:${offset}:`;
-    const last = this.commits.get(workId);
+    const last = this.commits.get(request.workId);
+    const mark = commitMark(request);
     if (last?.startsWith(mark)) return { type: 'duplicate', shard: Number(last.slice(mark.length)) };
-    if (this.counters.state !== 'running') return { type: 'halted', state: this.counters.state };
-    if (this.leaseHolder(workId, now) !== token) return { type: 'lease_lost' };
-    const recorded = this.offsets.get(workId) ?? 0;
-    if (recorded !== offset) return { type: 'offset_mismatch', offset: recorded };
-    const { maxUrls, urlsFound } = this.counters;
-    if (maxUrls > 0 && urlsFound + entries.length > maxUrls) return { type: 'over_limit', allowance: maxUrls - urlsFound };
-    const shard = this.counters.shardsWritten++;
-    this.shards.set(shard, serializeShard(entries));
-    this.offsets.set(workId, offset + entries.length);
-    this.commits.set(workId, mark + shard);
-    this.counters.urlsFound += entries.length;
-    if (maxUrls > 0 && this.counters.urlsFound >= maxUrls) this.stopAtMaxUrls(maxUrls);
-    return { type: 'committed', shard, urlsFound: this.counters.urlsFound };
+    return this.commitRefusal(request, now) ?? this.writeShard(request);
   }
 
-  /** Ends claimed work with its errors (FINISH_WORK script). */
+  /** Ends claimed work with its errors and, if given, its last shard (FINISH_WORK script). */
   finish(request: FinishRequest, now: number): FinishResult {
-    const { workId, token } = request;
-    if (!this.active.has(workId)) return { type: 'already', state: this.counters.state };
+    const { workId, token, shard } = request;
+    if (!this.active.has(workId)) return this.finished('already', request, now);
     if (this.leaseHolder(workId, now) !== token) return { type: 'lease_lost' };
+    if (shard !== undefined) {
+      const commit = { workId, token, ...shard };
+      if (!this.commits.get(workId)?.startsWith(commitMark(commit))) {
+        if (this.commitRefusal(commit, now) !== null) return { type: 'shard_refused' };
+        this.writeShard(commit);
+      }
+    }
     this.active.delete(workId);
     for (const map of [this.leases, this.items, this.offsets, this.commits]) map.delete(workId);
     if (request.countSitemap) this.counters.sitemapsDone += 1;
@@ -125,7 +122,38 @@ export class MemoryJob {
     this.pushErrors(request.errors.map(serializeError));
     this.applyFailure(request);
     this.settle();
-    return { type: 'finished', state: this.counters.state };
+    return this.finished('finished', request, now);
+  }
+
+  // A finish's reply, with the next claim when one was asked for.
+  private finished(type: 'finished' | 'already', request: FinishRequest, now: number): FinishResult {
+    const { state } = this.counters;
+    return request.claim === undefined ? { type, state } : { type, state, next: this.claim(request.claim, now) };
+  }
+
+  // Why a commit may not be written (job halted, lease gone, offset moved, over maxUrls), or null when it may.
+  private commitRefusal(request: CommitRequest, now: number): CommitResult | null {
+    const { workId, token, offset, entries } = request;
+    if (this.counters.state !== 'running') return { type: 'halted', state: this.counters.state };
+    if (this.leaseHolder(workId, now) !== token) return { type: 'lease_lost' };
+    const recorded = this.offsets.get(workId) ?? 0;
+    if (recorded !== offset) return { type: 'offset_mismatch', offset: recorded };
+    const { maxUrls, urlsFound } = this.counters;
+    if (maxUrls > 0 && urlsFound + entries.length > maxUrls) return { type: 'over_limit', allowance: maxUrls - urlsFound };
+    return null;
+  }
+
+  private writeShard(request: CommitRequest): CommitResult {
+    const { workId, offset, entries } = request;
+    const { maxUrls } = this.counters;
+    const mark = commitMark(request);
+    const shard = this.counters.shardsWritten++;
+    this.shards.set(shard, serializeShard(entries));
+    this.offsets.set(workId, offset + entries.length);
+    this.commits.set(workId, mark + shard);
+    this.counters.urlsFound += entries.length;
+    if (maxUrls > 0 && this.counters.urlsFound >= maxUrls) this.stopAtMaxUrls(maxUrls);
+    return { type: 'committed', shard, urlsFound: this.counters.urlsFound };
   }
 
   private keepResync(resync: FinishRequest['resync']): void {

@@ -107,10 +107,12 @@ export class RedisJobStore implements JobStore {
   }
 
   async finishWork(jobId: string, request: FinishRequest): Promise<FinishResult> {
-    const { workId, token, errors, countSitemap, failure, fallback, resync } = request;
+    const { workId, token, errors, countSitemap, failure, fallback, shard, claim, resync } = request;
+    const last = shard === undefined ? ['', '0', ''] : [String(shard.offset), String(shard.entries.length), serializeShard(shard.entries)];
+    const next = claim === undefined ? ['', '0'] : [claim.token, String(Math.ceil(claim.leaseMs))];
     const kept = [resync?.key ?? '', resync?.validator ? serializeValidator(resync.validator) : '', resync?.unchanged ? resync.url : ''];
-    const args = [token, workId, flag(countSitemap), failure, ...kept, String(errors.length), ...errors.map(serializeError), ...pairs(fallback ? [fallback] : [])];
-    return toFinishResult(await this.run(FINISH_WORK, assertJobId(jobId), args), this.key(jobId));
+    const args = [token, workId, flag(countSitemap), failure, ...last, ...next, ...kept, String(errors.length), ...errors.map(serializeError), ...pairs(fallback ? [fallback] : [])];
+    return toFinishResult(await this.run(FINISH_WORK, assertJobId(jobId), args), this.key(jobId), claim?.token);
   }
 
   async release(jobId: string, workId: string, token: string): Promise<boolean> {

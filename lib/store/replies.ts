@@ -8,10 +8,13 @@ import { jobNotFound, StoreError } from './store-errors.js';
 const Int = z.number().int().nonnegative();
 const Str = z.string();
 
+const GUARD_TAGS = new Set<unknown>(['not_found', 'foreign', 'corrupt']);
 const GuardReply = z.union([z.tuple([z.literal('not_found')]), z.tuple([z.literal('foreign')]), z.tuple([z.literal('corrupt'), Str])]);
 
 /** Turns the shared guard answers (no job, foreign or corrupt status) into errors; passes anything else on. */
 export function checkGuard(reply: unknown, jobId: string, key: string): unknown {
+  // Every script reply goes through here: most are no guard answer, told by the tag without running the schema.
+  if (!Array.isArray(reply) || !GUARD_TAGS.has(reply[0])) return reply;
   const guard = GuardReply.safeParse(reply);
   if (!guard.success) return reply;
   const [tag, field] = guard.data;
@@ -75,12 +78,19 @@ export function toEnqueueResult(reply: unknown, key: string): EnqueueResult {
   return { type: 'enqueued', added: data[1], duplicates: data[2], rejected: data[3] };
 }
 
-const FinishReply = z.union([z.tuple([z.enum(['finished', 'already']), JobStateSchema]), z.tuple([z.literal('lease_lost')])]);
+// With the next claim first: it is the common reply, and a union's failed tries cost more than its match.
+const FinishReply = z.union([
+  z.tuple([z.enum(['finished', 'already']), JobStateSchema, z.unknown()]),
+  z.tuple([z.enum(['finished', 'already']), JobStateSchema]),
+  z.tuple([z.enum(['lease_lost', 'shard_refused'])]),
+]);
 
-/** Finish reply -> FinishResult. */
-export function toFinishResult(reply: unknown, key: string): FinishResult {
+/** Finish reply -> FinishResult; with `claimToken`, the next claim it carries is validated like a claim's reply. */
+export function toFinishResult(reply: unknown, key: string, claimToken?: string): FinishResult {
   const data = parseRecord(reply, FinishReply, key);
-  return data[0] === 'lease_lost' ? { type: 'lease_lost' } : { type: data[0], state: data[1] };
+  if (data.length === 1) return { type: data[0] };
+  if (data.length === 2 || claimToken === undefined) return { type: data[0], state: data[1] };
+  return { type: data[0], state: data[1], next: toClaimResult(data[2], key, claimToken) };
 }
 
 const StatusReply = z.tuple([z.literal('status'), z.array(Str), z.array(Str), Int, Int]);

@@ -18,29 +18,35 @@ export interface Deadline {
   clear(): void;
 }
 
-/** Starts a deadline of `timeoutMs` that also fires when `callerSignal` aborts. */
+/**
+ * Starts a deadline of `timeoutMs` that also fires when `callerSignal` aborts. One timer per request: a pause only
+ * notes the time (the reader pauses at every chunk), and a timer that fires early because of pauses re-arms itself
+ * for what is left.
+ */
 export function startDeadline(timeoutMs: number, callerSignal?: AbortSignal): Deadline {
   const controller = new AbortController();
   let expired = false;
-  let remainingMs = timeoutMs;
-  let startedAt = Date.now();
-  let timer: NodeJS.Timeout | null = null;
   let cleared = false;
+  // Budget spent before the current run, and when the current run started (null while paused).
+  let spentMs = 0;
+  let runningSince: number | null = Date.now();
+  let timer: NodeJS.Timeout | null = null;
   const onCallerAbort = () => controller.abort(callerSignal?.reason);
-  const arm = () => {
-    startedAt = Date.now();
-    timer = setTimeout(() => {
-      expired = true;
-      controller.abort(new FetchError('timeout', `no complete response within ${timeoutMs} ms`));
-    }, remainingMs);
+  const live = () => !cleared && !expired && !controller.signal.aborted;
+  const arm = (ms: number) => {
+    timer = setTimeout(check, ms);
     // A forgotten, unread body must not keep the process alive; its socket does that while it matters.
     timer.unref();
   };
-  const disarm = () => {
-    if (timer) clearTimeout(timer);
+  function check(): void {
     timer = null;
-  };
-  arm();
+    if (!live() || runningSince === null) return; // paused: resume() re-arms
+    const leftMs = timeoutMs - spentMs - (Date.now() - runningSince);
+    if (leftMs > 0) return arm(leftMs);
+    expired = true;
+    controller.abort(new FetchError('timeout', `no complete response within ${timeoutMs} ms`));
+  }
+  arm(timeoutMs);
   if (callerSignal?.aborted) onCallerAbort();
   else callerSignal?.addEventListener('abort', onCallerAbort, { once: true });
   return {
@@ -48,15 +54,18 @@ export function startDeadline(timeoutMs: number, callerSignal?: AbortSignal): De
     timeoutMs,
     expired: () => expired,
     pause: () => {
-      if (!timer || expired) return;
-      disarm();
-      remainingMs = Math.max(0, remainingMs - (Date.now() - startedAt));
+      if (runningSince === null || !live()) return;
+      spentMs += Date.now() - runningSince;
+      runningSince = null;
     },
     resume: () => {
-      if (!timer && !cleared && !expired && !controller.signal.aborted) arm();
+      if (runningSince !== null || !live()) return;
+      runningSince = Date.now();
+      if (timer === null) arm(Math.max(0, timeoutMs - spentMs));
     },
     clear: () => {
-      disarm();
+      if (timer) clearTimeout(timer);
+      timer = null;
       cleared = true;
       callerSignal?.removeEventListener('abort', onCallerAbort);
     },

@@ -1,4 +1,3 @@
-import type { IncomingHttpHeaders } from 'node:http';
 import type { Dispatcher } from 'undici';
 import { FetchError } from '../errors.js';
 import { createLogger } from '../../utils/logger.js';
@@ -10,6 +9,7 @@ import { assertHostAllowed } from './resolve-target.js';
 import { startDeadline, type Deadline } from './deadline.js';
 import { toFetchFailure } from './fetch-errors.js';
 import { cappedBody, DRAIN_LIMIT, type RawBody } from './response-body.js';
+import { responseHeaders } from './response-headers.js';
 import { assertUrlAllowed } from './ssrf-guard.js';
 import type { RequestOptions, SafeResponse } from './types.js';
 
@@ -129,24 +129,9 @@ function toSafeResponse(
   const { url, redirects, deadline, options } = meta;
   const context = { url, status: raw.statusCode, maxBytes: options.maxDownloadBytes, deadline, callerSignal: options.signal };
   const { body, discard } = cappedBody(raw.body as RawBody, context);
-  return { url, status: raw.statusCode, headers: toHeaders(raw.headers), redirects, body, discard };
+  return { url, status: raw.statusCode, headers: responseHeaders(raw.headers), redirects, body, discard };
 }
 
 function firstValue(value: string | string[] | undefined): string | undefined {
   return Array.isArray(value) ? value[0] : value;
-}
-
-/** undici's header record as a WHATWG `Headers`; a value `Headers` refuses is dropped rather than failing the response. */
-export function toHeaders(raw: IncomingHttpHeaders): Headers {
-  const headers = new Headers();
-  for (const [name, value] of Object.entries(raw)) {
-    for (const item of Array.isArray(value) ? value : [value ?? '']) {
-      try {
-        headers.append(name, item);
-      } catch {
-        log.debug({ event: 'header_dropped', name }, 'unrepresentable response header');
-      }
-    }
-  }
-  return headers;
 }

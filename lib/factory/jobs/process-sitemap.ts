@@ -6,7 +6,7 @@ import type { ShardEntry, SitemapRef, SitemapValidator } from '../types.js';
 import { validatorKey } from '../walk/validator-log.js';
 import { redirectTarget, reportedError, whenAllRootsFail } from '../walk/walk-policy.js';
 import { enqueueRefs, newTally, refusedChildrenErrors, type ChildTally } from './enqueue-children.js';
-import { finishWork, releaseWork } from './finish-work.js';
+import { releaseWork, tryFinishWork } from './finish-work.js';
 import type { HeldWork } from './lease-heartbeat.js';
 import { ShardWriter } from './shard-writer.js';
 import type { SliceContext } from './slice-context.js';
@@ -103,13 +103,26 @@ async function closeReader(reader: SitemapReader): Promise<void> {
 
 async function settle(context: SliceContext, job: SitemapJob, outcome: ReadOutcome): Promise<void> {
   if (outcome.type === 'lost') return;
-  // URLs read before a pause or a failure are good: commit them so the next claim skips them.
-  const flushed = await job.writer.flush();
-  if (!flushed) return;
-  if (outcome.type === 'cycle') return finishWork(context, job.work, { errors: [], failure: 'none', countSitemap: true });
-  const end = outcome.type === 'paused' ? pauseOutcome(context, job) : outcome;
+  if (outcome.type === 'cycle') return finishSitemap(context, job, { errors: [], failure: 'none' });
+  if (outcome.type !== 'paused') return finishSitemap(context, job, endOf(context, job, outcome));
+  // URLs read before a pause are good: commit them so the next claim skips them.
+  if (!(await job.writer.flush())) return;
+  const end = pauseOutcome(context, job);
   if (end.type === 'paused') return releaseWork(context, job.work);
-  await finishWork(context, job.work, { ...endOf(context, job, end), countSitemap: true });
+  await finishSitemap(context, job, endOf(context, job, end));
+}
+
+/**
+ * Finishes the sitemap with its last shard and the loop's next claim in the same store step (one round trip per small
+ * sitemap). A refused shard finished nothing: the ordinary commit then acts on why (halted, lease or offset lost,
+ * maxUrls) as it would.
+ */
+async function finishSitemap(context: SliceContext, job: SitemapJob, end: SitemapEnd): Promise<void> {
+  const request = { ...end, countSitemap: true };
+  const shard = job.writer.lastShard();
+  if (shard === undefined) return void (await tryFinishWork(context, job.held, request));
+  if (await tryFinishWork(context, job.held, { ...request, shard })) return job.writer.lastShardCommitted();
+  if (await job.writer.flush()) await tryFinishWork(context, job.held, request);
 }
 
 /**

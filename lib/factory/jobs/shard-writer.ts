@@ -1,4 +1,4 @@
-import { SHARD_SIZE, type ClaimedWork } from '../../store/job-store.js';
+import { SHARD_SIZE, type ClaimedWork, type FinalShard } from '../../store/job-store.js';
 import type { ShardEntry } from '../types.js';
 import { haltSlice, type SliceContext } from './slice-context.js';
 
@@ -27,6 +27,18 @@ export class ShardWriter {
       if (!(await this.commit(this.buffer.splice(0, SHARD_SIZE)))) return false;
     }
     return true;
+  }
+
+  /** What is buffered, as the last shard `finishWork` may commit in its own step; undefined when nothing is. */
+  lastShard(): FinalShard | undefined {
+    return this.buffer.length === 0 ? undefined : { offset: this.offset, entries: this.buffer };
+  }
+
+  /** The last shard went in with the finish. */
+  lastShardCommitted(): void {
+    this.offset += this.buffer.length;
+    this.shards += 1;
+    this.buffer = [];
   }
 
   /** Commits what is buffered (the sitemap's last partial shard, or its progress at a pause). */

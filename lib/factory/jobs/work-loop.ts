@@ -1,18 +1,20 @@
 import { newLeaseToken } from '../../store/job-id.js';
-import type { ClaimedWork } from '../../store/job-store.js';
+import type { ClaimedWork, ClaimResult } from '../../store/job-store.js';
+import { releaseWork } from './finish-work.js';
 import { holdWork } from './lease-heartbeat.js';
 import { processDiscovery, processFallback } from './process-discovery.js';
 import { processSitemap } from './process-sitemap.js';
 import { haltSlice, shouldStop, type SliceContext } from './slice-context.js';
 
-/** Does one claimed piece of work: discovery or one sitemap. */
-async function processWork(context: SliceContext, work: ClaimedWork): Promise<void> {
+/** Does one claimed piece of work: discovery or one sitemap. Returns the next claim when its finish brought one. */
+async function processWork(context: SliceContext, work: ClaimedWork): Promise<ClaimResult | null> {
   context.busy += 1;
   const held = holdWork(context, work);
   try {
     if (work.item.type === 'discover') await processDiscovery(context, held, work.item.rootUrl);
     else if (work.item.type === 'fallback') await processFallback(context, held, work.item);
     else await processSitemap(context, held, work.item.ref);
+    return held.next;
   } finally {
     held.stop();
     context.busy -= 1;
@@ -27,11 +29,13 @@ async function processWork(context: SliceContext, work: ClaimedWork): Promise<vo
  */
 export async function workLoop(context: SliceContext): Promise<void> {
   let idleSince: number | null = null;
+  let next: ClaimResult | null = null;
   while (!shouldStop(context)) {
-    const claim = await context.store.claim(context.jobId, { token: newLeaseToken(), leaseMs: context.leaseMs });
+    const claim = next ?? (await context.store.claim(context.jobId, { token: newLeaseToken(), leaseMs: context.leaseMs }));
+    next = null;
     if (claim.type === 'claimed') {
       idleSince = null;
-      await processWork(context, claim.work);
+      next = await processWork(context, claim.work);
       continue;
     }
     if (claim.type !== 'wait') return haltSlice(context);
@@ -39,4 +43,6 @@ export async function workLoop(context: SliceContext): Promise<void> {
     if (context.busy === 0 && Date.now() - idleSince >= context.idleWaitMs) return;
     await context.wakeup.wait(context.idlePollMs, context.clock.claimSignal);
   }
+  // Work claimed with the last finish but not started (the slice is stopping): free at once, not at lease expiry.
+  if (next?.type === 'claimed') await releaseWork(context, next.work);
 }

@@ -162,6 +162,39 @@ export function describeJobStoreContract(name: string, harness: StoreHarness): v
       expect(status).toMatchObject({ sitemapsDone: 1, sitemapsPending: 1, errors: [{ kind: 'http_status', url: B, message: '404' }] });
     }));
 
+    it('commits a last shard with the finish in one step, once, even when the finish is retried', withStore(async (store) => {
+      const jobId = await createdJob(store, [A, B]);
+      const work = await claimWork(store, jobId);
+      await store.commitShard(jobId, { workId: work.workId, token: work.token, offset: 0, entries: urls('a', 3) });
+      const finish = { workId: work.workId, token: work.token, errors: [], countSitemap: true, failure: 'none' as const, shard: { offset: 3, entries: urls('b', 2) } };
+      expect(await store.finishWork(jobId, finish)).toEqual({ type: 'finished', state: 'running' });
+      expect(await store.finishWork(jobId, finish)).toEqual({ type: 'already', state: 'running' });
+      expect(await store.getStatus(jobId)).toMatchObject({ urlsFound: 5, shardsWritten: 2, sitemapsDone: 1, sitemapsPending: 1 });
+      expect((await store.readShard(jobId, 1))?.map((entry) => entry.url)).toEqual(urls('b', 2).map((entry) => entry.url));
+    }));
+
+    it('claims the next work with a finish, and hands the same work to a retried finish', withStore(async (store) => {
+      const jobId = await createdJob(store, [A, B]);
+      const work = await claimWork(store, jobId);
+      const finish = { workId: work.workId, token: work.token, errors: [], countSitemap: true, failure: 'none' as const, claim: { token: newLeaseToken(), leaseMs: 10_000 } };
+      const first = await store.finishWork(jobId, finish);
+      expect(first).toMatchObject({ type: 'finished', state: 'running', next: { type: 'claimed', work: { item: { type: 'sitemap', ref: { url: B } }, offset: 0 } } });
+      expect(await store.finishWork(jobId, finish)).toEqual({ ...first, type: 'already' });
+      expect(await store.claim(jobId, { token: newLeaseToken(), leaseMs: 10_000 })).toEqual({ type: 'wait', active: 1 });
+    }));
+
+    it('finishes nothing when the last shard is refused (offset moved, over maxUrls, halted)', withStore(async (store) => {
+      const jobId = await createdJob(store, [A, B], { maxUrls: 4 });
+      const work = await claimWork(store, jobId);
+      const finish = { workId: work.workId, token: work.token, errors: [], countSitemap: true, failure: 'none' as const };
+      expect(await store.finishWork(jobId, { ...finish, shard: { offset: 2, entries: urls('a', 1) } })).toEqual({ type: 'shard_refused' });
+      expect(await store.finishWork(jobId, { ...finish, shard: { offset: 0, entries: urls('a', 5) } })).toEqual({ type: 'shard_refused' });
+      expect(await store.getStatus(jobId)).toMatchObject({ urlsFound: 0, shardsWritten: 0, sitemapsDone: 0, sitemapsPending: 2 });
+      await store.stop(jobId);
+      expect(await store.finishWork(jobId, { ...finish, shard: { offset: 0, entries: urls('a', 1) } })).toEqual({ type: 'shard_refused' });
+      expect(await store.getStatus(jobId)).toMatchObject({ state: 'stopped', urlsFound: 0, sitemapsDone: 0 });
+    }));
+
     it('says done once nothing is pending or leased', withStore(async (store) => {
       const jobId = await createdJob(store, [A]);
       const work = await claimWork(store, jobId);

@@ -22,69 +22,111 @@ return {'created'}
 `,
 );
 
-/** ARGV: prefix, now, token, leaseMs. Expired (or released) leases first, so killed work resumes soonest. */
+/**
+ * Shared by CLAIM and FINISH_WORK: claims one piece of work under `token` for `lease_ms`, expired (or released)
+ * leases first, so killed work resumes soonest. A token that already holds work gets that work again (a retry).
+ * Returns the reply and whether it took work off the frontier (the caller then touches the keys it may have created).
+ */
+const CLAIM_FUNCTION = `
+local function claim_work(token, lease_ms)
+  local st = state()
+  if st ~= 'running' then return {'halted', st} end
+  local function claimed(id)
+    return {'claimed', id, redis.call('HGET', ITEMS, id), redis.call('HGET', OFFSETS, id) or '0'}
+  end
+  local function take(id)
+    redis.call('SET', lease_key(id), token, 'PX', lease_ms)
+    return claimed(id)
+  end
+  local free = false
+  local active = redis.call('SMEMBERS', ACTIVE)
+  -- The leases by MGET, 500 at a time (Lua's unpack has a limit): a claim looks at every piece of work in flight.
+  local holders = {}
+  for from = 1, #active, 500 do
+    local keys = {}
+    for i = from, math.min(from + 499, #active) do keys[#keys + 1] = lease_key(active[i]) end
+    local got = redis.call('MGET', unpack(keys))
+    for j = 1, #keys do holders[from + j - 1] = got[j] end
+  end
+  for i, id in ipairs(active) do
+    local holder = holders[i]
+    if holder == token then return claimed(id) end
+    if not holder and not free then free = id end
+  end
+  if free then return take(free) end
+  local id = redis.call('LPOP', PENDING)
+  if id then
+    redis.call('SADD', ACTIVE, id)
+    return take(id), true
+  end
+  if #active > 0 then return {'wait', #active} end
+  settle()
+  redis.call('HSET', STATUS, 'updatedAt', NOW)
+  return {'done'}
+end
+`;
+
+/** ARGV: prefix, now, token, leaseMs. */
 export const CLAIM = script(
   'claim',
-  `
+  CLAIM_FUNCTION +
+    `
 local bad = check() if bad then return bad end
-local st = state()
-if st ~= 'running' then return {'halted', st} end
-local function claimed(id)
-  return {'claimed', id, redis.call('HGET', ITEMS, id), redis.call('HGET', OFFSETS, id) or '0'}
-end
-local function take(id)
-  redis.call('SET', lease_key(id), ARGV[3], 'PX', ARGV[4])
-  return claimed(id)
-end
-local free = false
-local active = redis.call('SMEMBERS', ACTIVE)
-for _, id in ipairs(active) do
-  local holder = redis.call('GET', lease_key(id))
-  if holder == ARGV[3] then return claimed(id) end
-  if not holder and not free then free = id end
-end
-if free then return take(free) end
-local id = redis.call('LPOP', PENDING)
-if id then
-  redis.call('SADD', ACTIVE, id)
-  touch()
-  return take(id)
-end
-if #active > 0 then return {'wait', #active} end
-settle()
-redis.call('HSET', STATUS, 'updatedAt', NOW)
-return {'done'}
+local reply, popped = claim_work(ARGV[3], ARGV[4])
+if popped then touch() end
+return reply
 `,
 );
+
+/**
+ * Shared by COMMIT_SHARD and FINISH_WORK: refusal(...) says why a shard may not be written (nil: it may), and
+ * write_shard(...) writes it with the offset advance and counters (the caller touches the job's keys after). Every
+ * check comes before the first write.
+ */
+const COMMIT_FUNCTIONS = `
+local function commit_mark(token, offset) return token .. ':' .. offset .. ':' end
+local function refusal(token, id, offset, count)
+  local st = state()
+  if st ~= 'running' then return {'halted', st} end
+  if redis.call('GET', lease_key(id)) ~= token then return {'lease_lost'} end
+  local recorded = tonumber(redis.call('HGET', OFFSETS, id) or '0')
+  if recorded ~= offset then return {'offset_mismatch', recorded} end
+  local found, max = number_field('urlsFound'), number_field('maxUrls')
+  if max > 0 and found + count > max then return {'over_limit', max - found} end
+  return nil
+end
+local function write_shard(mark, id, offset, count, json)
+  local max = number_field('maxUrls')
+  local shard = redis.call('HINCRBY', STATUS, 'shardsWritten', 1) - 1
+  local shard_key = PREFIX .. 'shard:' .. shard
+  redis.call('SET', shard_key, json)
+  redis.call('HSET', OFFSETS, id, offset + count)
+  redis.call('HSET', COMMITS, id, mark .. shard)
+  local found = redis.call('HINCRBY', STATUS, 'urlsFound', count)
+  redis.call('HSET', STATUS, 'updatedAt', NOW)
+  if max > 0 and found >= max then
+    redis.call('HSET', STATUS, 'state', 'done')
+    push_errors({'{"kind":"too_many_urls","url":null,"message":"maxUrls (' .. max .. ') reached: the job stopped there"}'})
+  end
+  redis.call('PEXPIREAT', shard_key, redis.call('HGET', STATUS, 'expiresAt'))
+  return shard, found
+end
+`;
 
 /** ARGV: prefix, now, token, work id, offset, URL count, shard JSON. One step: shard, offset, counters. */
 export const COMMIT_SHARD = script(
   'commit_shard',
-  `
+  COMMIT_FUNCTIONS +
+    `
 local bad = check() if bad then return bad end
 local token, id, offset, count = ARGV[3], ARGV[4], tonumber(ARGV[5]), tonumber(ARGV[6])
-local mark = token .. ':' .. ARGV[5] .. ':'
+local mark = commit_mark(token, ARGV[5])
 local last = redis.call('HGET', COMMITS, id)
 if last and string.sub(last, 1, #mark) == mark then return {'duplicate', tonumber(string.sub(last, #mark + 1))} end
-local st = state()
-if st ~= 'running' then return {'halted', st} end
-if redis.call('GET', lease_key(id)) ~= token then return {'lease_lost'} end
-local recorded = tonumber(redis.call('HGET', OFFSETS, id) or '0')
-if recorded ~= offset then return {'offset_mismatch', recorded} end
-local found, max = number_field('urlsFound'), number_field('maxUrls')
-if max > 0 and found + count > max then return {'over_limit', max - found} end
-local shard = redis.call('HINCRBY', STATUS, 'shardsWritten', 1) - 1
-local shard_key = PREFIX .. 'shard:' .. shard
-redis.call('SET', shard_key, ARGV[7])
-redis.call('HSET', OFFSETS, id, offset + count)
-redis.call('HSET', COMMITS, id, mark .. shard)
-found = redis.call('HINCRBY', STATUS, 'urlsFound', count)
-redis.call('HSET', STATUS, 'updatedAt', NOW)
-if max > 0 and found >= max then
-  redis.call('HSET', STATUS, 'state', 'done')
-  push_errors({'{"kind":"too_many_urls","url":null,"message":"maxUrls (' .. max .. ') reached: the job stopped there"}'})
-end
-redis.call('PEXPIREAT', shard_key, touch())
+local refused = refusal(token, id, offset, count)
+if refused then return refused end
+local shard, found = write_shard(mark, id, offset, count, ARGV[7])
+touch()
 return {'committed', shard, found}
 `,
 );
@@ -105,27 +147,51 @@ return {'enqueued', added, dups, rejected}
 );
 
 /**
- * ARGV: prefix, now, token, work id, count flag, failure (none|root|job), validator key ('' none), validator JSON
- * ('' none), unchanged sitemap URL ('' none), error count N, N error JSONs, fallback pair?.
+ * ARGV: prefix, now, token, work id, count flag, failure (none|root|job), last shard's offset ('' for none), its URL
+ * count, its JSON, next claim's token ('' for none), its leaseMs, validator key ('' none), validator JSON ('' none),
+ * unchanged sitemap URL ('' none), error count N, N error JSONs, fallback pair?.
+ * The last shard is committed in the same step; if it is refused, nothing is written ({'shard_refused'}). With a
+ * claim token, the reply carries the next claim too (a retry with the same token gets the same work back).
  */
 export const FINISH_WORK = script(
   'finish_work',
-  `
+  COMMIT_FUNCTIONS +
+    CLAIM_FUNCTION +
+    `
 local bad = check() if bad then return bad end
 local token, id, failure = ARGV[3], ARGV[4], ARGV[6]
-if redis.call('SISMEMBER', ACTIVE, id) == 0 then return {'already', state()} end
+-- One touch for the whole step, after the claim: it may have created keys (SADD to an emptied ACTIVE set).
+local function reply(tag)
+  if ARGV[10] == '' then
+    touch()
+    return {tag, state()}
+  end
+  local next = claim_work(ARGV[10], ARGV[11])
+  touch()
+  return {tag, state(), next}
+end
+if redis.call('SISMEMBER', ACTIVE, id) == 0 then return reply('already') end
 if redis.call('GET', lease_key(id)) ~= token then return {'lease_lost'} end
-local errors, last = {}, 10 + tonumber(ARGV[10])
-for i = 11, last do errors[#errors + 1] = ARGV[i] end
+if ARGV[7] ~= '' then
+  local offset, count = tonumber(ARGV[7]), tonumber(ARGV[8])
+  local mark = commit_mark(token, ARGV[7])
+  local last = redis.call('HGET', COMMITS, id)
+  if not (last and string.sub(last, 1, #mark) == mark) then
+    if refusal(token, id, offset, count) then return {'shard_refused'} end
+    write_shard(mark, id, offset, count, ARGV[9])
+  end
+end
+local errors, last = {}, 15 + tonumber(ARGV[15])
+for i = 16, last do errors[#errors + 1] = ARGV[i] end
 redis.call('SREM', ACTIVE, id)
 redis.call('DEL', lease_key(id))
 redis.call('HDEL', ITEMS, id)
 redis.call('HDEL', OFFSETS, id)
 redis.call('HDEL', COMMITS, id)
 if ARGV[5] == '1' then redis.call('HINCRBY', STATUS, 'sitemapsDone', 1) end
-if ARGV[7] ~= '' and ARGV[8] ~= '' then redis.call('HSET', VALIDATORS, ARGV[7], ARGV[8]) end
-if ARGV[7] ~= '' and ARGV[8] == '' then redis.call('HDEL', VALIDATORS, ARGV[7]) end
-if ARGV[9] ~= '' then redis.call('SADD', UNCHANGED, ARGV[9]) end
+if ARGV[12] ~= '' and ARGV[13] ~= '' then redis.call('HSET', VALIDATORS, ARGV[12], ARGV[13]) end
+if ARGV[12] ~= '' and ARGV[13] == '' then redis.call('HDEL', VALIDATORS, ARGV[12]) end
+if ARGV[14] ~= '' then redis.call('SADD', UNCHANGED, ARGV[14]) end
 push_errors(errors)
 if state() == 'running' and failure == 'job' then redis.call('HSET', STATUS, 'state', 'failed') end
 if state() == 'running' and failure == 'root' then
@@ -134,8 +200,7 @@ if state() == 'running' and failure == 'root' then
 end
 settle()
 redis.call('HSET', STATUS, 'updatedAt', NOW)
-touch()
-return {'finished', state()}
+return reply('finished')
 `,
 );
 

@@ -15,12 +15,15 @@ local MAX_ERRORS = ${MAX_ERRORS_KEPT}
 local NUMBER_FIELDS = {'urlsFound', 'shardsWritten', 'sitemapsDone', 'roots', 'rootsFailed', 'errorCount',
   'nextId', 'maxSitemaps', 'maxUrls', 'expiresAt'}
 
+-- One HMGET on the common path (every script starts here); EXISTS only to tell a missing job from a foreign hash.
 local function check()
-  if redis.call('EXISTS', STATUS) == 0 then return {'not_found'} end
-  if redis.call('HGET', STATUS, 'v') ~= '${RECORD_VERSION}' then return {'foreign'} end
-  local values = redis.call('HMGET', STATUS, unpack(NUMBER_FIELDS))
+  local values = redis.call('HMGET', STATUS, 'v', unpack(NUMBER_FIELDS))
+  if values[1] ~= '${RECORD_VERSION}' then
+    if redis.call('EXISTS', STATUS) == 0 then return {'not_found'} end
+    return {'foreign'}
+  end
   for i, field in ipairs(NUMBER_FIELDS) do
-    if not tonumber(values[i]) then return {'corrupt', field} end
+    if not tonumber(values[i + 1]) then return {'corrupt', field} end
   end
   return nil
 end
@@ -37,6 +40,7 @@ local function touch()
 end
 
 local function push_errors(list)
+  if #list == 0 then return end
   local count = number_field('errorCount')
   for _, json in ipairs(list) do
     if count < MAX_ERRORS then redis.call('RPUSH', ERRORS, json) end
