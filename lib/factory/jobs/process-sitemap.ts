@@ -49,7 +49,8 @@ async function nextStep(job: SitemapJob, reader: SitemapReader): Promise<ReadSte
   } catch (error) {
     // An abort (hard limit, shutdown, lost lease) surfaces as a read error: it is a pause, never a failure of the sitemap.
     if (job.held.signal.aborted) return job.held.lost ? { type: 'lost' } : { type: 'paused' };
-    return { type: 'failed', error: toFactoryError(error, 'fetch_failed', { url: job.ref.url }) };
+    // The reader throws FactoryErrors for every network, parse and limit failure: anything else is a bug.
+    return { type: 'failed', error: toFactoryError(error, 'internal', { url: job.ref.url }) };
   }
 }
 

@@ -295,7 +295,7 @@ export class SitemapWalk<T> {
       for (const problem of summary.problems) yield this.countError({ type: 'error', ...problem });
       return;
     }
-    const failure = toFactoryError(error, 'fetch_failed', slot.ref);
+    const failure = toFactoryError(error, 'internal', slot.ref);
     if (sitemapFailure(slot.ref, this.produced) === 'defer') this.deferredRootErrors.push(failure);
     else yield this.reportError(failure, slot.ref);
   }
