@@ -8,6 +8,7 @@ import { resolveWalkOptions, type WalkOptions, type WalkOptionsInput } from '../
 import { isSiteRoot } from '../sitemap.js';
 import type { JobStatus } from '../types.js';
 import { identityKey } from '../url/url-identity.js';
+import { getJobStatus } from './job-control.js';
 
 /**
  * A job to start: a site root (discovered first; any other URL is read as a sitemap) or sitemap URLs, and limits.
@@ -80,5 +81,5 @@ export async function createJob(store: JobStore, input: CreateJobInput): Promise
   const { net: _net, ...limits } = options;
   const meta = { jobId, rootUrl: start.rootUrl, sitemapUrls: start.sitemapUrls, options: limits, createdAt: new Date().toISOString() };
   await store.createJob({ meta, items: start.items, roots: start.roots });
-  return store.getStatus(jobId);
+  return getJobStatus(store, jobId);
 }

@@ -1,9 +1,10 @@
 import { SHARD_SIZE, type ClaimedWork, type FinishRequest } from '../../store/job-store.js';
+import { activeSitemapOf } from '../../store/records.js';
 import { FactoryError, toFactoryError } from '../errors.js';
 import type { SitemapReadEvent, SitemapReadSummary } from '../walk/sitemap-reader.js';
 import { readSitemapShardEntries } from '../sitemap.js';
-import type { ShardEntry, SitemapRef } from '../types.js';
-import { redirectTarget, reportedError, whenAllRootsFail } from '../walk/walk-policy.js';
+import type { ActiveSitemap, ShardEntry, SitemapRef } from '../types.js';
+import { duplicateChildren, redirectTarget, reportedError, whenAllRootsFail } from '../walk/walk-policy.js';
 import { enqueueRefs, newTally, refusedChildrenErrors, type ChildTally } from './enqueue-children.js';
 import { finishWork, releaseWork } from './finish-work.js';
 import type { HeldWork } from './lease-heartbeat.js';
@@ -18,9 +19,9 @@ type ReadOutcome =
   | { type: 'lost' }
   | { type: 'cycle'; target: string };
 
-/** One claimed sitemap being read: its ref, claim (kept alive by heartbeat), shard writer and child counts. */
+/** One claimed sitemap being read: where it resumes (the walk's ActiveSitemap), claim (kept alive by heartbeat), shard writer and child counts. */
 interface SitemapJob {
-  ref: SitemapRef;
+  ref: ActiveSitemap;
   held: HeldWork;
   work: ClaimedWork;
   writer: ShardWriter;
@@ -35,8 +36,9 @@ type ReadStep = { type: 'event'; event: SitemapReadEvent<ShardEntry> } | ReadOut
 /** Reads one claimed sitemap from its recorded offset, commits its shards, queues its children, and finishes it. */
 export async function processSitemap(context: SliceContext, held: HeldWork, ref: SitemapRef): Promise<void> {
   const { work } = held;
-  const job: SitemapJob = { ref, held, work, writer: new ShardWriter(context, work), tally: newTally() };
-  if (work.offset > 0) context.log.info({ event: 'sitemap_resumed', url: ref.url, offset: work.offset }, 'resuming a sitemap at its recorded offset');
+  const active = activeSitemapOf(ref, work);
+  const job: SitemapJob = { ref: active, held, work, writer: new ShardWriter(context, work), tally: newTally(active.added) };
+  if (active.emitted > 0) context.log.info({ event: 'sitemap_resumed', url: ref.url, offset: active.emitted }, 'resuming a sitemap at its recorded offset');
   const outcome = await readInto(context, job);
   await settle(context, job, outcome);
 }
@@ -55,7 +57,7 @@ async function nextStep(job: SitemapJob, reader: SitemapReader): Promise<ReadSte
 }
 
 async function readInto(context: SliceContext, job: SitemapJob): Promise<ReadOutcome> {
-  const reader: SitemapReader = readSitemapShardEntries(job.ref, context.options, { skip: job.work.offset, batchSize: SHARD_SIZE, signal: job.held.signal });
+  const reader: SitemapReader = readSitemapShardEntries(job.ref, context.options, { skip: job.ref.emitted, batchSize: SHARD_SIZE, signal: job.held.signal });
   for (;;) {
     const step = await nextStep(job, reader);
     if (step.type !== 'event') return step;
@@ -74,7 +76,7 @@ async function readInto(context: SliceContext, job: SitemapJob): Promise<ReadOut
 
 function handleEvent(context: SliceContext, job: SitemapJob, event: SitemapReadEvent<ShardEntry>): Promise<boolean> {
   if (event.type === 'items') return job.writer.add(event.items);
-  if (event.type === 'children') return enqueueRefs(context, event.refs, { tally: job.tally, roots: null });
+  if (event.type === 'children') return enqueueRefs(context, event.refs, { tally: job.tally, roots: null, workId: job.work.workId });
   return visitTarget(context, job, event.finalUrl);
 }
 
@@ -98,7 +100,7 @@ async function settle(context: SliceContext, job: SitemapJob, outcome: ReadOutco
   // URLs read before a pause or a failure are good: commit them so the next claim skips them.
   const flushed = await job.writer.flush();
   if (!flushed) return;
-  if (outcome.type === 'cycle') return finishWork(context, job.work, { errors: [], failure: 'none', countSitemap: true });
+  if (outcome.type === 'cycle') return finishWork(context, job.work, { errors: [], failure: 'none', countSitemap: true, cycle: { url: job.ref.url, target: outcome.target } });
   const end = outcome.type === 'paused' ? pauseOutcome(context, job) : outcome;
   if (end.type === 'paused') return releaseWork(context, job.work);
   await finishWork(context, job.work, { ...endOf(context, job, end), countSitemap: true });
@@ -118,18 +120,20 @@ function pauseOutcome(context: SliceContext, job: SitemapJob): Extract<ReadOutco
   return { type: 'failed', error: new FactoryError('timeout', message, { url: job.ref.url, depth: job.ref.depth, parent: job.ref.parent }) };
 }
 
-type SitemapEnd = Pick<FinishRequest, 'errors' | 'failure' | 'fallback'>;
+type SitemapEnd = Pick<FinishRequest, 'errors' | 'failure' | 'fallback' | 'duplicates'>;
 
 function endOf(context: SliceContext, job: SitemapJob, outcome: Extract<ReadOutcome, { type: 'read' | 'failed' }>): SitemapEnd {
   const refused = refusedChildrenErrors(job.ref, job.tally, context.options.maxSitemaps);
+  const { offered, rejected, workAdded } = job.tally;
+  const duplicates = duplicateChildren({ offered, rejected, added: workAdded });
   if (outcome.type === 'read') {
-    context.log.debug({ event: 'sitemap_done', url: job.ref.url, urls: outcome.summary.items, shards: job.writer.shards }, 'sitemap done');
-    return { errors: [...outcome.summary.problems, ...refused], failure: 'none' };
+    context.log.debug({ event: 'sitemap_done', url: job.ref.url, urls: outcome.summary.items, shards: job.writer.shards, duplicates }, 'sitemap done');
+    return { errors: [...outcome.summary.problems, ...refused], failure: 'none', duplicates };
   }
   // Logged once, by the reader that knew the context (or above, for a timeout at the hard limit).
   const errors = [reportedError(outcome.error, job.ref), ...refused];
-  if (job.ref.depth > 0) return { errors, failure: 'none' };
-  return { errors, failure: 'root', ...fallbackOf(context, job) };
+  if (job.ref.depth > 0) return { errors, failure: 'none', duplicates };
+  return { errors, failure: 'root', duplicates, ...fallbackOf(context, job) };
 }
 
 /** What the store queues if this was the last root standing and it failed: the well-known paths, when the policy says so. */

@@ -4,6 +4,7 @@ import { holdWork } from './lease-heartbeat.js';
 import { processDiscovery, processFallback } from './process-discovery.js';
 import { processSitemap } from './process-sitemap.js';
 import { haltSlice, shouldStop, type SliceContext } from './slice-context.js';
+import { MAX_CLAIMS_WITHOUT_PROGRESS } from './stall-policy.js';
 
 /** Does one claimed piece of work: discovery or one sitemap. */
 async function processWork(context: SliceContext, work: ClaimedWork): Promise<void> {
@@ -21,19 +22,21 @@ async function processWork(context: SliceContext, work: ClaimedWork): Promise<vo
 }
 
 /**
- * One of a slice's `concurrency` loops: claim, work, repeat, until the budget, the end of the job, or a
+ * One of a slice's `concurrency` loops: claim, work, repeat, until the budget, the end of the job, a stall, or a
  * stretch with nothing claimable. Idle while siblings are busy (they may queue children); with no busy
  * sibling, work held by other workers may still come free, so it keeps asking for `idleWaitMs`.
  */
 export async function workLoop(context: SliceContext): Promise<void> {
   let idleSince: number | null = null;
   while (!shouldStop(context)) {
-    const claim = await context.store.claim(context.jobId, { token: newLeaseToken(), leaseMs: context.leaseMs });
+    const claim = await context.store.claim(context.jobId, { token: newLeaseToken(), leaseMs: context.leaseMs, maxClaims: MAX_CLAIMS_WITHOUT_PROGRESS });
     if (claim.type === 'claimed') {
       idleSince = null;
       await processWork(context, claim.work);
       continue;
     }
+    // Only work the job is stalled on is left: this loop ends, siblings finish what they hold, the status says stalled.
+    if (claim.type === 'stalled') return;
     if (claim.type !== 'wait') return haltSlice(context);
     idleSince ??= Date.now();
     if (context.busy === 0 && Date.now() - idleSince >= context.idleWaitMs) return;

@@ -2,6 +2,7 @@ import { resolveWalkOptions, type WalkOptionsInput } from '../../factory/limits.
 import type { ShardEntry } from '../../factory/types.js';
 import { newJobId, newLeaseToken } from '../job-id.js';
 import type { ClaimedWork, JobStore, NewJob, QueuedWork } from '../job-store.js';
+import { MAX_CLAIMS_WITHOUT_PROGRESS } from '../../factory/jobs/stall-policy.js';
 
 /** A sitemap work item keyed by its URL, as the runner queues it. */
 export function sitemapWork(url: string, depth = 0, parent: string | null = null): QueuedWork {
@@ -26,7 +27,7 @@ export async function createdJob(store: JobStore, urls: string[], options: WalkO
 
 /** Claims work with a fresh token, failing the test if none is handed out. */
 export async function claimWork(store: JobStore, jobId: string, leaseMs = 10_000): Promise<ClaimedWork> {
-  const result = await store.claim(jobId, { token: newLeaseToken(), leaseMs });
+  const result = await store.claim(jobId, { token: newLeaseToken(), leaseMs, maxClaims: MAX_CLAIMS_WITHOUT_PROGRESS });
   if (result.type !== 'claimed') throw new Error(`expected work, got ${result.type}`);
   return result.work;
 }

@@ -22,35 +22,42 @@ return {'created'}
 `,
 );
 
-/** ARGV: prefix, now, token, leaseMs. Expired (or released) leases first, so killed work resumes soonest. */
+/**
+ * ARGV: prefix, now, token, leaseMs, maxClaims. Expired (or released) leases first, so killed work resumes soonest;
+ * work claimed maxClaims times without its offset moving is not handed out again (the job is stalled on it).
+ */
 export const CLAIM = script(
   'claim',
   `
 local bad = check() if bad then return bad end
 local st = state()
 if st ~= 'running' then return {'halted', st} end
+local max_claims = tonumber(ARGV[5])
 local function claimed(id)
-  return {'claimed', id, redis.call('HGET', ITEMS, id), redis.call('HGET', OFFSETS, id) or '0'}
+  return {'claimed', id, redis.call('HGET', ITEMS, id), redis.call('HGET', OFFSETS, id) or '0', work_count(id, 'added'), work_count(id, 'claims')}
 end
 local function take(id)
   redis.call('SET', lease_key(id), ARGV[3], 'PX', ARGV[4])
+  redis.call('HINCRBY', PROGRESS, id .. ':claims', 1)
+  touch()
   return claimed(id)
 end
-local free = false
-local active = redis.call('SMEMBERS', ACTIVE)
-for _, id in ipairs(active) do
+local free, leased, stalled = false, 0, 0
+for _, id in ipairs(redis.call('SMEMBERS', ACTIVE)) do
   local holder = redis.call('GET', lease_key(id))
   if holder == ARGV[3] then return claimed(id) end
-  if not holder and not free then free = id end
+  if holder then leased = leased + 1
+  elseif work_count(id, 'claims') >= max_claims then stalled = stalled + 1
+  elseif not free then free = id end
 end
 if free then return take(free) end
 local id = redis.call('LPOP', PENDING)
 if id then
   redis.call('SADD', ACTIVE, id)
-  touch()
   return take(id)
 end
-if #active > 0 then return {'wait', #active} end
+if leased > 0 then return {'wait', leased} end
+if stalled > 0 then return {'stalled', stalled} end
 settle()
 redis.call('HSET', STATUS, 'updatedAt', NOW)
 return {'done'}
@@ -68,7 +75,7 @@ local last = redis.call('HGET', COMMITS, id)
 if last and string.sub(last, 1, #mark) == mark then return {'duplicate', tonumber(string.sub(last, #mark + 1))} end
 local st = state()
 if st ~= 'running' then return {'halted', st} end
-if redis.call('GET', lease_key(id)) ~= token then return {'lease_lost'} end
+if redis.call('GET', lease_key(id)) ~= token then return lapsed(id, {'lease_lost'}) end
 local recorded = tonumber(redis.call('HGET', OFFSETS, id) or '0')
 if recorded ~= offset then return {'offset_mismatch', recorded} end
 local found, max = number_field('urlsFound'), number_field('maxUrls')
@@ -78,6 +85,7 @@ local shard_key = PREFIX .. 'shard:' .. shard
 redis.call('SET', shard_key, ARGV[7])
 redis.call('HSET', OFFSETS, id, offset + count)
 redis.call('HSET', COMMITS, id, mark .. shard)
+redis.call('HDEL', PROGRESS, id .. ':claims')
 found = redis.call('HINCRBY', STATUS, 'urlsFound', count)
 redis.call('HSET', STATUS, 'updatedAt', NOW)
 if max > 0 and found >= max then
@@ -89,22 +97,30 @@ return {'committed', shard, found}
 `,
 );
 
-/** ARGV: prefix, now, roots flag, work pairs... */
+/** ARGV: prefix, now, roots flag, work id ('' for none), work pairs... What an active work adds is counted with it and is its progress. */
 export const ENQUEUE = script(
   'enqueue',
   `
 local bad = check() if bad then return bad end
 local st = state()
 if st ~= 'running' then return {'halted', st} end
-local added, dups, rejected = enqueue(4)
+local added, dups, rejected = enqueue(5)
 if ARGV[3] == '1' then redis.call('HINCRBY', STATUS, 'roots', added) end
+local id, work_added = ARGV[4], 0
+if id ~= '' and redis.call('SISMEMBER', ACTIVE, id) == 1 then
+  work_added = redis.call('HINCRBY', PROGRESS, id .. ':added', added)
+  if added > 0 then redis.call('HDEL', PROGRESS, id .. ':claims') end
+end
 redis.call('HSET', STATUS, 'updatedAt', NOW)
 touch()
-return {'enqueued', added, dups, rejected}
+return {'enqueued', added, dups, rejected, work_added}
 `,
 );
 
-/** ARGV: prefix, now, token, work id, count flag, failure (none|root|job), error count N, N error JSONs, fallback pair?. */
+/**
+ * ARGV: prefix, now, token, work id, count flag, failure (none|root|job), duplicates, cycle JSON ('' for none),
+ * error count N, N error JSONs, fallback pair?.
+ */
 export const FINISH_WORK = script(
   'finish_work',
   `
@@ -112,14 +128,17 @@ local bad = check() if bad then return bad end
 local token, id, failure = ARGV[3], ARGV[4], ARGV[6]
 if redis.call('SISMEMBER', ACTIVE, id) == 0 then return {'already', state()} end
 if redis.call('GET', lease_key(id)) ~= token then return {'lease_lost'} end
-local errors, last = {}, 7 + tonumber(ARGV[7])
-for i = 8, last do errors[#errors + 1] = ARGV[i] end
+local errors, last = {}, 9 + tonumber(ARGV[9])
+for i = 10, last do errors[#errors + 1] = ARGV[i] end
 redis.call('SREM', ACTIVE, id)
 redis.call('DEL', lease_key(id))
 redis.call('HDEL', ITEMS, id)
 redis.call('HDEL', OFFSETS, id)
 redis.call('HDEL', COMMITS, id)
+redis.call('HDEL', PROGRESS, id .. ':claims', id .. ':added')
 if ARGV[5] == '1' then redis.call('HINCRBY', STATUS, 'sitemapsDone', 1) end
+if tonumber(ARGV[7]) > 0 then redis.call('HINCRBY', STATUS, 'duplicates', ARGV[7]) end
+if ARGV[8] ~= '' then push_cycle(ARGV[8]) end
 push_errors(errors)
 if state() == 'running' and failure == 'job' then redis.call('HSET', STATUS, 'state', 'failed') end
 if state() == 'running' and failure == 'root' then
@@ -145,7 +164,10 @@ return 0
 `,
 );
 
-/** ARGV: prefix, now, token, work id, leaseMs. Compare-and-renew: the holder's heartbeat keeps its short lease alive. */
+/**
+ * ARGV: prefix, now, token, work id, leaseMs. Compare-and-renew: the holder's heartbeat keeps its short lease alive.
+ * A renewal that comes too late tells a live worker from a killed one: its work's claims are not held against it.
+ */
 export const RENEW = script(
   'renew',
   `
@@ -153,7 +175,7 @@ if redis.call('GET', lease_key(ARGV[4])) == ARGV[3] then
   redis.call('PEXPIRE', lease_key(ARGV[4]), ARGV[5])
   return 1
 end
-return 0
+return lapsed(ARGV[4], 0)
 `,
 );
 
@@ -185,7 +207,7 @@ return status_reply()
 `,
 );
 
-/** ARGV: prefix, now. Status hash, kept errors and frontier sizes in one command. */
+/** ARGV: prefix, now. Status hash, kept errors and cycles, frontier sizes and claims in one command. */
 export const STATUS = script(
   'status',
   `

@@ -44,7 +44,7 @@ export class FaultyStore implements JobStore {
 
   createJob: JobStore['createJob'] = (job) => this.call('createJob', () => this.inner.createJob(job));
   getMeta: JobStore['getMeta'] = (jobId) => this.call('getMeta', () => this.inner.getMeta(jobId));
-  getStatus: JobStore['getStatus'] = (jobId) => this.call('getStatus', () => this.inner.getStatus(jobId));
+  readStatus: JobStore['readStatus'] = (jobId) => this.call('readStatus', () => this.inner.readStatus(jobId));
   claim: JobStore['claim'] = (jobId, request) => this.call('claim', () => this.inner.claim(jobId, request));
   commitShard: JobStore['commitShard'] = (jobId, request) => this.call('commitShard', () => this.inner.commitShard(jobId, request));
   enqueue: JobStore['enqueue'] = (jobId, request) => this.call('enqueue', () => this.inner.enqueue(jobId, request));
