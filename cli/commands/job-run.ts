@@ -1,6 +1,6 @@
 import { createJob, getJobStatus, readJobShard, runSlice } from '../../lib/factory/jobs/index.js';
 import type { NetPolicyInput } from '../../lib/factory/limits.js';
-import type { JobStatus } from '../../lib/factory/types.js';
+import type { JobStalled, JobStatus } from '../../lib/factory/types.js';
 import type { JobStore } from '../../lib/store/job-store.js';
 import { assertJobId } from '../../lib/store/job-id.js';
 import { MemoryJobStore } from '../../lib/store/memory-job-store.js';
@@ -18,6 +18,9 @@ export interface JobRunFlags extends CommonFlags {
   budget?: string;
   urls?: boolean;
 }
+
+/** Exit code of a job that stopped advancing (`stalled` in its status): not done, not failed, needs a look. */
+export const STALLED_EXIT_CODE = 3;
 
 /** The warning for a store that forgets: printed on stderr whatever the verbosity. */
 export const MEMORY_STORE_WARNING = 'warning: in-memory job store: jobs do not survive a restart (use --store redis://HOST:PORT, REDIS_URL or UPSTASH_REDIS_REST_URL)';
@@ -43,7 +46,10 @@ function progressLine(status: JobStatus): string {
   return `\r\x1b[2K[${bar}] ${status.sitemapsDone}/${total} sitemaps · ${status.urlsFound.toLocaleString('en')} urls · ${status.shardsWritten} shards · ${status.state}`;
 }
 
-/** Runs slices until the job leaves `running` or a signal stops it (the slice then commits what it read and releases its leases). */
+/**
+ * Runs slices until the job leaves `running`, stalls (another slice would loop on the same work), or a signal stops
+ * it (the slice then commits what it read and releases its leases).
+ */
 async function runToEnd(store: JobStore, jobId: string, how: { budgetMs: number; progress: boolean; io: Io; signal: AbortSignal; net: NetPolicyInput }): Promise<JobStatus> {
   const draw = () => void getJobStatus(store, jobId).then((status) => how.io.stderr.write(progressLine(status)), () => undefined);
   const timer = how.progress ? setInterval(draw, 500) : null;
@@ -51,11 +57,18 @@ async function runToEnd(store: JobStore, jobId: string, how: { budgetMs: number;
     let status = await getJobStatus(store, jobId);
     while (status.state === 'running' && !how.signal.aborted) {
       status = await runSlice(store, jobId, { budgetMs: how.budgetMs, workerId: 'cli', signal: how.signal, net: how.net });
+      if (status.stalled !== null) break;
     }
     return status;
   } finally {
     if (timer) clearInterval(timer);
   }
+}
+
+/** Says why a job cannot advance, whatever the verbosity: what it is stuck on, for how long, and that nothing found is lost. */
+function stalledLine(stalled: JobStalled, jobId: string): string {
+  const idle = Math.round(stalled.sinceMs / 1000);
+  return `job ${jobId} stalled on ${stalled.url}: ${stalled.reason} (no progress for ${idle} s); the URLs found so far are in its shards\n`;
 }
 
 async function printShards(store: JobStore, status: JobStatus, io: Io): Promise<void> {
@@ -92,8 +105,10 @@ export async function jobRunCommand([raw]: Array<string | undefined>, flags: Job
     const status = await runToEnd(store, jobId, { budgetMs, progress, io, signal: signals.signal, net: options.net ?? {} });
     if (progress) io.stderr.write(`${progressLine(status)}\n`);
     if (signals.signal.aborted && !flags.quiet) io.stderr.write(`stopped: progress committed; continue with --resume ${jobId}\n`);
+    if (status.stalled !== null) io.stderr.write(stalledLine(status.stalled, jobId));
     if (flags.urls) await printShards(store, status, io);
     else io.stdout.write(`${JSON.stringify(status, null, 2)}\n`);
+    if (status.stalled !== null) return STALLED_EXIT_CODE;
     return status.state === 'failed' ? 1 : 0;
   } finally {
     signals.dispose();

@@ -44,3 +44,11 @@ export function entriesOf(list: string[]): ShardEntry[] {
 
 /** Waits `ms` milliseconds (lease expiry). */
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Claims the job's first work `times` times under leases left to lapse, as workers killed mid-read before committing anything would. */
+export async function claimAndAbandon(store: JobStore, jobId: string, times: number): Promise<void> {
+  for (let i = 0; i < times; i += 1) {
+    await claimWork(store, jobId, 30);
+    await sleep(50);
+  }
+}
