@@ -124,16 +124,17 @@ type SitemapEnd = Pick<FinishRequest, 'errors' | 'failure' | 'fallback' | 'dupli
 
 function endOf(context: SliceContext, job: SitemapJob, outcome: Extract<ReadOutcome, { type: 'read' | 'failed' }>): SitemapEnd {
   const refused = refusedChildrenErrors(job.ref, job.tally, context.options.maxSitemaps);
-  const { offered, rejected, workAdded } = job.tally;
-  const duplicates = duplicateChildren({ offered, rejected, added: workAdded });
   if (outcome.type === 'read') {
+    const { offered, rejected, workAdded } = job.tally;
+    const duplicates = duplicateChildren({ offered, rejected, added: workAdded });
     context.log.debug({ event: 'sitemap_done', url: job.ref.url, urls: outcome.summary.items, shards: job.writer.shards, duplicates }, 'sitemap done');
     return { errors: [...outcome.summary.problems, ...refused], failure: 'none', duplicates };
   }
   // Logged once, by the reader that knew the context (or above, for a timeout at the hard limit).
+  // As in the walk, only a sitemap read to its end reports duplicates: a failed one's children were not all seen.
   const errors = [reportedError(outcome.error, job.ref), ...refused];
-  if (job.ref.depth > 0) return { errors, failure: 'none', duplicates };
-  return { errors, failure: 'root', duplicates, ...fallbackOf(context, job) };
+  if (job.ref.depth > 0) return { errors, failure: 'none' };
+  return { errors, failure: 'root', ...fallbackOf(context, job) };
 }
 
 /** What the store queues if this was the last root standing and it failed: the well-known paths, when the policy says so. */
