@@ -88,6 +88,7 @@ function reportFailedJob(state: string, failures: Array<{ kind: string; url: str
 /** A stalled job says what it is stuck on and why. */
 function reportStalledJob(stalled: NonNullable<JobStatus['stalled']>): void {
   process.stderr.write(`orchestrate: job stalled on ${stalled.url}: ${stalled.reason} (no progress for ${Math.round(stalled.sinceMs / 1000)} s)\n`);
+  process.stderr.write('  once the site is fixed, retry it: POST /api/factory/discover {"jobId", "action": "retry"}, then orchestrate --job again\n');
 }
 
 /** Exit code of a job that stopped advancing: not done, not failed. */

@@ -25,7 +25,7 @@ describe('job run on a stalled job', () => {
     await redis?.stop();
   });
 
-  it('reads what it can, then says which sitemap it is stuck on and why, and exits 3 instead of looping', { timeout: 60_000 }, async () => {
+  it('reads what it can, says which sitemap it is stuck on and why, exits 3 instead of looping; --retry-stalled reads it again', { timeout: 60_000 }, async () => {
     const stuck = `${site.origin}/stuck.xml`;
     const { jobId } = await createJob(store, { sitemapUrls: [stuck, `${site.origin}/ok.xml`], options: { net: { allowPrivate: true } } });
     // Workers killed mid-read, again and again, before they committed anything of it.
@@ -36,5 +36,11 @@ describe('job run on a stalled job', () => {
     const status = JSON.parse(run.stdout) as { state: string; urlsFound: number; stalled: { url: string } | null };
     expect(status).toMatchObject({ state: 'running', urlsFound: 20, stalled: { url: stuck } });
     expect(site.hits('/stuck.xml')).toBe(0);
+
+    // Once the site is fixed (here: it answers 404, reported), a retry reads it and the job ends.
+    const retried = await runMain(['job', 'run', '--resume', jobId, '--retry-stalled', '--store', redis.url, '--allow-private', '--budget', '1000']);
+    expect(retried.code, retried.stderr).toBe(0);
+    expect(JSON.parse(retried.stdout)).toMatchObject({ state: 'done', urlsFound: 20, stalled: null, errors: [{ kind: 'http_status', url: stuck }] });
+    expect(site.hits('/stuck.xml')).toBe(1);
   });
 });

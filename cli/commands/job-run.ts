@@ -1,4 +1,4 @@
-import { createJob, getJobStatus, readJobShard, runSlice } from '../../lib/factory/jobs/index.js';
+import { createJob, getJobStatus, readJobShard, retryStalledJob, runSlice } from '../../lib/factory/jobs/index.js';
 import type { NetPolicyInput } from '../../lib/factory/limits.js';
 import type { JobStalled, JobStatus } from '../../lib/factory/types.js';
 import type { JobStore } from '../../lib/store/job-store.js';
@@ -15,6 +15,7 @@ import { MIN_BUDGET_MS } from './estimate.js';
 export interface JobRunFlags extends CommonFlags {
   store?: string;
   resume?: string;
+  retryStalled?: boolean;
   budget?: string;
   urls?: boolean;
 }
@@ -68,7 +69,7 @@ async function runToEnd(store: JobStore, jobId: string, how: { budgetMs: number;
 /** Says why a job cannot advance, whatever the verbosity: what it is stuck on, for how long, and that nothing found is lost. */
 function stalledLine(stalled: JobStalled, jobId: string): string {
   const idle = Math.round(stalled.sinceMs / 1000);
-  return `job ${jobId} stalled on ${stalled.url}: ${stalled.reason} (no progress for ${idle} s); the URLs found so far are in its shards\n`;
+  return `job ${jobId} stalled on ${stalled.url}: ${stalled.reason} (no progress for ${idle} s); the URLs found so far are in its shards; once the site is fixed: --resume ${jobId} --retry-stalled\n`;
 }
 
 async function printShards(store: JobStore, status: JobStatus, io: Io): Promise<void> {
@@ -93,6 +94,7 @@ export async function jobRunCommand([raw]: Array<string | undefined>, flags: Job
   if (flags.resume !== undefined && raw !== undefined) throw new UsageError('give either <rootUrl> or --resume <jobId>, not both');
   if (flags.resume === undefined && raw === undefined) throw new UsageError('expected a <rootUrl> or --resume <jobId>');
   if (flags.resume !== undefined) assertJobId(flags.resume);
+  if (flags.retryStalled && flags.resume === undefined) throw new UsageError('--retry-stalled needs --resume <jobId>');
   const options = walkOptionsFrom(flags, io.env);
   const store = await openStore(flags.store, io.env);
   const signals = stopOnSignals();
@@ -100,6 +102,7 @@ export async function jobRunCommand([raw]: Array<string | undefined>, flags: Job
     if (store.kind === 'memory') io.stderr.write(`${MEMORY_STORE_WARNING}\n`);
     const jobId = flags.resume ?? (await createJob(store, { rootUrl: resolveInput(raw ?? '', io, flags.quiet).url, options })).jobId;
     if (!flags.quiet) io.stderr.write(`job ${jobId} on the ${store.kind} store\n`);
+    if (flags.retryStalled) await retryStalledJob(store, jobId);
     const progress = (flags.progress || io.stderrIsTTY) && !flags.quiet;
     // The network flags of this run apply to every slice, a resumed job's included (jobs never store a policy).
     const status = await runToEnd(store, jobId, { budgetMs, progress, io, signal: signals.signal, net: options.net ?? {} });

@@ -33,7 +33,7 @@ export const StartJobRequestSchema = z
   .object({ rootUrl: z.string().min(1).max(2_048), options: CallerOptionsSchema.optional(), budgetMs: budgetMs.optional() })
   .strict();
 export const JobActionRequestSchema = z
-  .object({ jobId: z.unknown(), action: z.enum(['continue', 'stop']).default('continue'), budgetMs: budgetMs.optional() })
+  .object({ jobId: z.unknown(), action: z.enum(['continue', 'stop', 'retry']).default('continue'), budgetMs: budgetMs.optional() })
   .strict();
 
 /** `GET /api/factory/discover?jobId=...[&shard=N]`. */

@@ -165,6 +165,8 @@ export interface JobStore {
   renew(jobId: string, request: RenewRequest): Promise<boolean>;
   /** Adds the identity key of a sitemap's final URL (after redirects) to the visited set on behalf of `workId`. */
   visit(jobId: string, workId: string, key: string): Promise<VisitResult>;
+  /** Gives work claimed too often without progress its claims back (an operator's retry of a stalled job); returns how many. */
+  retryStalled(jobId: string): Promise<number>;
   /** Stops a running job (a finished or failed one keeps its state); its status parts come back from the same step. */
   stop(jobId: string): Promise<StatusParts>;
   /** Removes the job and every key it owns (shards, leases); false when there was no such job. */

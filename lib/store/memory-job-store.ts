@@ -108,6 +108,10 @@ export class MemoryJobStore implements JobStore {
     return this.get(jobId).visit(workId, key);
   }
 
+  async retryStalled(jobId: string): Promise<number> {
+    return this.get(jobId).retryStalled();
+  }
+
   async stop(jobId: string): Promise<StatusParts> {
     const job = this.get(jobId);
     if (job.counters.state === 'running') {

@@ -160,6 +160,16 @@ export class MemoryJob {
     return 'added';
   }
 
+  /** Clears the claims-without-progress of every active work (RETRY_STALLED script). */
+  retryStalled(): number {
+    let cleared = 0;
+    for (const id of this.active) {
+      const progress = this.progress.get(id);
+      if (progress && progress.claims > 0) [progress.claims, cleared] = [0, cleared + 1];
+    }
+    return cleared;
+  }
+
   /** Compare-and-renew of a lease (RENEW script). */
   renew(request: RenewRequest, now: number): boolean {
     const lease = this.leases.get(request.workId);

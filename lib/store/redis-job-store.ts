@@ -24,7 +24,7 @@ import { parseJsonRecord, parseMeta, parseRecord, serializeCycle, serializeError
 import { CountingCommands, type CommandStats, type RedisCommands } from './redis-commands.js';
 import { checkGuard, toClaimResult, toCommitResult, toEnqueueResult, toFinishResult, toStatusParts } from './replies.js';
 import { ScriptRunner, type RetryPolicy } from './script-runner.js';
-import { CLAIM, COMMIT_SHARD, CREATE_JOB, DELETE_JOB, ENQUEUE, FINISH_WORK, RELEASE, RENEW, STATUS, STOP, VISIT } from './scripts/job-scripts.js';
+import { CLAIM, COMMIT_SHARD, CREATE_JOB, DELETE_JOB, ENQUEUE, FINISH_WORK, RELEASE, RENEW, RETRY_STALLED, STATUS, STOP, VISIT } from './scripts/job-scripts.js';
 import type { LuaScript } from './scripts/lua-script.js';
 import { StoreError } from './store-errors.js';
 
@@ -125,6 +125,11 @@ export class RedisJobStore implements JobStore {
   async visit(jobId: string, workId: string, key: string): Promise<VisitResult> {
     const reply = await this.run(VISIT, assertJobId(jobId), [workId, key]);
     return parseRecord(reply, z.tuple([z.enum(['added', 'own', 'seen'])]), this.key(jobId))[0];
+  }
+
+  async retryStalled(jobId: string): Promise<number> {
+    const reply = await this.run(RETRY_STALLED, assertJobId(jobId), []);
+    return parseRecord(reply, z.tuple([z.literal('retried'), z.number().int().nonnegative()]), this.key(jobId))[1];
   }
 
   async stop(jobId: string): Promise<StatusParts> {

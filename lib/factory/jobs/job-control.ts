@@ -7,6 +7,12 @@ export async function stopJob(store: JobStore, jobId: string): Promise<JobStatus
   return jobStatusOf(jobId, await store.stop(jobId));
 }
 
+/** Retries a stalled job: the work it is stalled on may be claimed again (after the site was fixed, say); the next slices run it. */
+export async function retryStalledJob(store: JobStore, jobId: string): Promise<JobStatus> {
+  await store.retryStalled(jobId);
+  return getJobStatus(store, jobId);
+}
+
 /** A job's status (`not_found` for an unknown id, `bad_request` for a malformed one). */
 export async function getJobStatus(store: JobStore, jobId: string): Promise<JobStatus> {
   return jobStatusOf(jobId, await store.readStatus(jobId));

@@ -191,6 +191,10 @@ export function describeJobStoreContract(name: string, harness: StoreHarness): v
       const status = await getJobStatus(store, jobId);
       expect(status).toMatchObject({ state: 'running', done: false, sitemapsPending: 1 });
       expect(status.stalled).toMatchObject({ url: A, claims: MAX_CLAIMS_WITHOUT_PROGRESS, offset: 0, reason: expect.stringContaining('without progress') });
+      // An operator's retry: the work may be claimed again, its claims counted afresh.
+      expect(await store.retryStalled(jobId)).toBe(1);
+      expect((await getJobStatus(store, jobId)).stalled).toBeNull();
+      expect(await claimWork(store, jobId)).toMatchObject({ claims: 1 });
       expect((await stopJob(store, jobId)).stalled).toBeNull();
     }));
 

@@ -194,6 +194,17 @@ return {'added'}
 `,
 );
 
+/** ARGV: prefix, now. Clears the claims-without-progress of every active work: each may be claimed again (a retry of a stalled job). */
+export const RETRY_STALLED = script(
+  'retry_stalled',
+  `
+local bad = check() if bad then return bad end
+local cleared = 0
+for _, id in ipairs(redis.call('SMEMBERS', ACTIVE)) do cleared = cleared + redis.call('HDEL', PROGRESS, id .. ':claims') end
+return {'retried', cleared}
+`,
+);
+
 /** ARGV: prefix, now. Only a running job becomes stopped; the status comes back in the same step. */
 export const STOP = script(
   'stop',

@@ -52,6 +52,7 @@ export class FaultyStore implements JobStore {
   release: JobStore['release'] = (jobId, workId, token) => this.call('release', () => this.inner.release(jobId, workId, token));
   renew: JobStore['renew'] = (jobId, request) => this.call('renew', () => this.inner.renew(jobId, request));
   visit: JobStore['visit'] = (jobId, workId, key) => this.call('visit', () => this.inner.visit(jobId, workId, key));
+  retryStalled: JobStore['retryStalled'] = (jobId) => this.call('retryStalled', () => this.inner.retryStalled(jobId));
   stop: JobStore['stop'] = (jobId) => this.call('stop', () => this.inner.stop(jobId));
   readShard: JobStore['readShard'] = (jobId, n) => this.call('readShard', () => this.inner.readShard(jobId, n));
   deleteJob: JobStore['deleteJob'] = (jobId) => this.call('deleteJob', () => this.inner.deleteJob(jobId));
