@@ -71,6 +71,7 @@ function registerCommands(program: Command, run: (action: () => Promise<Action>)
     .option('--store <store>', 'memory, redis://host:port or upstash (default: from REDIS_URL / UPSTASH_*, else memory)')
     .option('--resume <jobId>', 'continue an existing job')
     .option('--previous <jobId>', "incremental re-sync: start from that job's validators (unchanged sitemaps are not read again)")
+    .option('--retry-stalled', 'with --resume: claim again the sitemaps a stalled job is stuck on (after fixing the site)')
     .option('--budget <ms>', 'time budget per slice, at least 250 (default 10000)')
     .option('--urls', "print the shards' URLs instead of the final status");
   addFilterOptions(addNetworkOptions(jobRun)).addHelpText('after', examples([

@@ -4,9 +4,10 @@
 //   node bin/run-ts.mjs scripts/orchestrate.ts --api http://127.0.0.1:3000 --root https://example.com/ \
 //     [--token T] [--budget-ms N] [--job <jobId>] [--out urls.txt] [--quiet]
 //
-// stdout: one JSON summary line {jobId, state, urls, urlsFound, shards, calls, retries, errors, elapsedMs};
+// stdout: one JSON summary line {jobId, state, urls, urlsFound, shards, calls, retries, errors, stalled, elapsedMs};
 // --out writes every URL of every shard there, one a line, in shard order. Progress goes to stderr.
-// Exit 0 when the job is done, 1 when it ended stopped or failed (or the API refused), 2 on a usage error.
+// Exit 0 when the job is done, 1 when it ended stopped or failed (or the API refused), 2 on a usage error,
+// 3 when it stalled (still running, but another call would only loop on the same sitemap: the status says which and why).
 import { createWriteStream, type WriteStream } from 'node:fs';
 import { once } from 'node:events';
 import { parseArgs } from 'node:util';
@@ -23,6 +24,7 @@ interface OrchestrationSummary {
   calls: number;
   retries: number;
   errors: number;
+  stalled: JobStatus['stalled'];
   elapsedMs: number;
   /** The job's reported errors: printed on stderr when it did not finish, not part of the JSON line. */
   failures: JobStatus['errors'];
@@ -42,13 +44,13 @@ function describe(status: JobStatus): string {
   return `${status.state} · ${status.urlsFound.toLocaleString('en')} urls · ${status.shardsWritten} shards · ${status.sitemapsDone}/${status.sitemapsDone + status.sitemapsPending} sitemaps`;
 }
 
-/** Calls discover until the job is no longer running; returns the final status and the number of calls. */
+/** Calls discover until the job is no longer running or stalls; returns the final status and the number of calls. */
 async function driveJob(options: RunOptions): Promise<{ status: JobStatus; calls: number }> {
   const { client, budgetMs, progress } = options;
   let status = options.jobId ? await client.status(options.jobId) : await client.start({ rootUrl: options.rootUrl ?? '', budgetMs });
   let calls = 1;
   progress(`job ${status.jobId}: ${describe(status)}`);
-  while (status.state === 'running') {
+  while (status.state === 'running' && status.stalled === null) {
     status = await client.next(status.jobId, budgetMs);
     calls += 1;
     progress(`call ${calls}: ${describe(status)}`);
@@ -72,9 +74,9 @@ async function orchestrate(options: RunOptions & { out: WriteStream | null }): P
   const startedAt = performance.now();
   const { status, calls } = await driveJob(options);
   const urls = await readShards(options.client, status, options.out);
-  const { jobId, state, urlsFound, shardsWritten: shards, errors } = status;
+  const { jobId, state, urlsFound, shardsWritten: shards, errors, stalled } = status;
   const elapsedMs = Math.round(performance.now() - startedAt);
-  return { jobId, state, urls, urlsFound, shards, calls, retries: options.client.retries, errors: errors.length, elapsedMs, failures: errors };
+  return { jobId, state, urls, urlsFound, shards, calls, retries: options.client.retries, errors: errors.length, stalled, elapsedMs, failures: errors };
 }
 
 /** A job that did not finish says why on stderr: each reported error's kind, URL and message. */
@@ -82,6 +84,15 @@ function reportFailedJob(state: string, failures: Array<{ kind: string; url: str
   process.stderr.write(`orchestrate: job ended ${state}${failures.length === 0 ? ' (no error reported)' : ':'}\n`);
   for (const failure of failures) process.stderr.write(`  ${failure.kind}: ${failure.message}${failure.url ? ` (${failure.url})` : ''}\n`);
 }
+
+/** A stalled job says what it is stuck on and why. */
+function reportStalledJob(stalled: NonNullable<JobStatus['stalled']>): void {
+  process.stderr.write(`orchestrate: job stalled on ${stalled.url}: ${stalled.reason} (no progress for ${Math.round(stalled.sinceMs / 1000)} s)\n`);
+  process.stderr.write('  once the site is fixed, retry it: POST /api/factory/discover {"jobId", "action": "retry"}, then orchestrate --job again\n');
+}
+
+/** Exit code of a job that stopped advancing: not done, not failed. */
+const STALLED_EXIT_CODE = 3;
 
 const CLI_OPTIONS = {
   api: { type: 'string' },
@@ -119,6 +130,7 @@ async function main(argv: string[]): Promise<number> {
     const summary = await orchestrate({ client, rootUrl: cli.root ?? null, jobId: cli.job ?? null, budgetMs: cli.budgetMs, progress, out });
     const { failures: _failures, ...line } = summary;
     process.stdout.write(`${JSON.stringify(line)}\n`);
+    if (summary.stalled !== null) return reportStalledJob(summary.stalled), STALLED_EXIT_CODE;
     if (summary.state !== 'done') reportFailedJob(summary.state, summary.failures);
     return summary.state === 'done' ? 0 : 1;
   } finally {

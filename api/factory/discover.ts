@@ -1,5 +1,5 @@
 import { RequestError } from '../../lib/factory/errors.js';
-import { createJob, getJobStatus, readJobShard, runSlice, stopJob } from '../../lib/factory/jobs/index.js';
+import { createJob, getJobStatus, readJobShard, retryStalledJob, runSlice, stopJob } from '../../lib/factory/jobs/index.js';
 import { DEFAULT_SLICE_BUDGET_MS, SLICE_HARD_LIMIT_MS } from '../../lib/http/api-limits.js';
 import { handle, preflight } from '../../lib/http/handler.js';
 import { readJsonBody } from '../../lib/http/request.js';
@@ -22,15 +22,16 @@ async function start(body: z.infer<typeof StartJobRequestSchema>, context: Servi
   return json(status, 201);
 }
 
-/** Continues (one slice) or stops a job: 200 JobStatus. */
+/** Continues (one slice), retries a stalled job's stuck sitemaps then continues, or stops a job: 200 JobStatus. */
 async function act(body: z.infer<typeof JobActionRequestSchema>, context: ServiceContext, signal: AbortSignal): Promise<Response> {
   const jobId = assertJobId(body.jobId);
   const store = await context.store();
   if (body.action === 'stop') return json(await stopJob(store, jobId));
+  if (body.action === 'retry') await retryStalledJob(store, jobId);
   return json(await runSlice(store, jobId, { budgetMs: body.budgetMs ?? DEFAULT_SLICE_BUDGET_MS, hardLimitMs: SLICE_HARD_LIMIT_MS, net: context.net, signal }));
 }
 
-/** `POST /api/factory/discover`: `{"rootUrl", "options"?, "budgetMs"?}` starts; `{"jobId", "action"?, "budgetMs"?}` continues or stops. */
+/** `POST /api/factory/discover`: `{"rootUrl", "options"?, "budgetMs"?}` starts; `{"jobId", "action"?, "budgetMs"?}` continues, retries (a stalled job) or stops. */
 export function POST(request: Request): Promise<Response> {
   return handle(request, async (context) => {
     const body = await readJsonBody(request, z.record(z.string(), z.unknown()));

@@ -1,6 +1,6 @@
-import { createJob, getJobStatus, readJobShard, runSlice } from '../../lib/factory/jobs/index.js';
+import { createJob, getJobStatus, readJobShard, retryStalledJob, runSlice } from '../../lib/factory/jobs/index.js';
 import type { NetPolicyInput } from '../../lib/factory/limits.js';
-import type { JobStatus } from '../../lib/factory/types.js';
+import type { JobStalled, JobStatus } from '../../lib/factory/types.js';
 import type { JobStore } from '../../lib/store/job-store.js';
 import { assertJobId } from '../../lib/store/job-id.js';
 import { MemoryJobStore } from '../../lib/store/memory-job-store.js';
@@ -16,9 +16,13 @@ export interface JobRunFlags extends CommonFlags {
   store?: string;
   resume?: string;
   previous?: string;
+  retryStalled?: boolean;
   budget?: string;
   urls?: boolean;
 }
+
+/** Exit code of a job that stopped advancing (`stalled` in its status): not done, not failed, needs a look. */
+export const STALLED_EXIT_CODE = 3;
 
 /** The warning for a store that forgets: printed on stderr whatever the verbosity. */
 export const MEMORY_STORE_WARNING = 'warning: in-memory job store: jobs do not survive a restart (use --store redis://HOST:PORT, REDIS_URL or UPSTASH_REDIS_REST_URL)';
@@ -44,7 +48,10 @@ function progressLine(status: JobStatus): string {
   return `\r\x1b[2K[${bar}] ${status.sitemapsDone}/${total} sitemaps · ${status.urlsFound.toLocaleString('en')} urls · ${status.shardsWritten} shards · ${status.state}`;
 }
 
-/** Runs slices until the job leaves `running` or a signal stops it (the slice then commits what it read and releases its leases). */
+/**
+ * Runs slices until the job leaves `running`, stalls (another slice would loop on the same work), or a signal stops
+ * it (the slice then commits what it read and releases its leases).
+ */
 async function runToEnd(store: JobStore, jobId: string, how: { budgetMs: number; progress: boolean; io: Io; signal: AbortSignal; net: NetPolicyInput }): Promise<JobStatus> {
   const draw = () => void getJobStatus(store, jobId).then((status) => how.io.stderr.write(progressLine(status)), () => undefined);
   const timer = how.progress ? setInterval(draw, 500) : null;
@@ -52,11 +59,18 @@ async function runToEnd(store: JobStore, jobId: string, how: { budgetMs: number;
     let status = await getJobStatus(store, jobId);
     while (status.state === 'running' && !how.signal.aborted) {
       status = await runSlice(store, jobId, { budgetMs: how.budgetMs, workerId: 'cli', signal: how.signal, net: how.net });
+      if (status.stalled !== null) break;
     }
     return status;
   } finally {
     if (timer) clearInterval(timer);
   }
+}
+
+/** Says why a job cannot advance, whatever the verbosity: what it is stuck on, for how long, and that nothing found is lost. */
+function stalledLine(stalled: JobStalled, jobId: string): string {
+  const idle = Math.round(stalled.sinceMs / 1000);
+  return `job ${jobId} stalled on ${stalled.url}: ${stalled.reason} (no progress for ${idle} s); the URLs found so far are in its shards; once the site is fixed: --resume ${jobId} --retry-stalled\n`;
 }
 
 async function printShards(store: JobStore, status: JobStatus, io: Io): Promise<void> {
@@ -81,6 +95,7 @@ export async function jobRunCommand([raw]: Array<string | undefined>, flags: Job
   if (flags.resume !== undefined && raw !== undefined) throw new UsageError('give either <rootUrl> or --resume <jobId>, not both');
   if (flags.resume === undefined && raw === undefined) throw new UsageError('expected a <rootUrl> or --resume <jobId>');
   if (flags.resume !== undefined) assertJobId(flags.resume);
+  if (flags.retryStalled && flags.resume === undefined) throw new UsageError('--retry-stalled needs --resume <jobId>');
   const options = walkOptionsFrom(flags, io.env);
   const store = await openStore(flags.store, io.env);
   const signals = stopOnSignals();
@@ -89,13 +104,16 @@ export async function jobRunCommand([raw]: Array<string | undefined>, flags: Job
     const previous = flags.previous === undefined ? {} : { previousJobId: assertJobId(flags.previous) };
     const jobId = flags.resume ?? (await createJob(store, { rootUrl: resolveInput(raw ?? '', io, flags.quiet).url, options, ...previous })).jobId;
     if (!flags.quiet) io.stderr.write(`job ${jobId} on the ${store.kind} store\n`);
+    if (flags.retryStalled) await retryStalledJob(store, jobId);
     const progress = (flags.progress || io.stderrIsTTY) && !flags.quiet;
     // The network flags of this run apply to every slice, a resumed job's included (jobs never store a policy).
     const status = await runToEnd(store, jobId, { budgetMs, progress, io, signal: signals.signal, net: options.net ?? {} });
     if (progress) io.stderr.write(`${progressLine(status)}\n`);
     if (signals.signal.aborted && !flags.quiet) io.stderr.write(`stopped: progress committed; continue with --resume ${jobId}\n`);
+    if (status.stalled !== null) io.stderr.write(stalledLine(status.stalled, jobId));
     if (flags.urls) await printShards(store, status, io);
     else io.stdout.write(`${JSON.stringify(status, null, 2)}\n`);
+    if (status.stalled !== null) return STALLED_EXIT_CODE;
     return status.state === 'failed' ? 1 : 0;
   } finally {
     signals.dispose();

@@ -122,8 +122,12 @@ export type SitemapValidator = z.infer<typeof SitemapValidatorSchema>;
 export const ValidatorsSchema = z.record(z.string().max(4_096), SitemapValidatorSchema);
 export type Validators = z.infer<typeof ValidatorsSchema>;
 
-/** A sitemap partly emitted: re-read from the start and skip `emitted` entries on resume. */
-export const ActiveSitemapSchema = SitemapRefSchema.extend({ emitted: z.number().int().nonnegative() });
+/**
+ * A sitemap partly emitted: re-read from the start and skip `emitted` entries on resume. `added`: children it queued
+ * already, which a re-read meets again in the visited set (they are its own, not duplicates). A job's claimed
+ * sitemap is one too (lib/store/records.ts `activeSitemapOf`).
+ */
+export const ActiveSitemapSchema = SitemapRefSchema.extend({ emitted: z.number().int().nonnegative(), added: z.number().int().nonnegative().optional() });
 export type ActiveSitemap = z.infer<typeof ActiveSitemapSchema>;
 
 /** Everything a walk needs to resume after any batch: plain data, safe to JSON and store. */
@@ -176,6 +180,23 @@ export type ScopeEstimate = z.infer<typeof ScopeEstimateSchema>;
 export const JobStateSchema = z.enum(['running', 'done', 'stopped', 'failed']);
 export type JobState = z.infer<typeof JobStateSchema>;
 
+/** A sitemap whose final URL (after redirects) was already visited: `url` was not read, `target` was. */
+export const JobCycleSchema = z.object({ url: z.string(), target: z.string() });
+export type JobCycle = z.infer<typeof JobCycleSchema>;
+
+/** Why a running job cannot advance: the sitemap (or site root) it is stuck on, why, and for how long nothing progressed. */
+export const JobStalledSchema = z.object({
+  url: z.string(),
+  reason: z.string(),
+  /** Claims of that work since its offset last moved. */
+  claims: z.number().int().nonnegative(),
+  /** URLs of it committed so far: where every pass resumed. */
+  offset: z.number().int().nonnegative(),
+  /** Milliseconds since the job last progressed (a shard committed, children queued, work finished). */
+  sinceMs: z.number().int().nonnegative(),
+});
+export type JobStalled = z.infer<typeof JobStalledSchema>;
+
 /** What `discover` answers about a job (DESIGN "HTTP API contract"). */
 export const JobStatusSchema = z.object({
   jobId: z.string(),
@@ -188,5 +209,13 @@ export const JobStatusSchema = z.object({
   errors: z.array(z.object({ kind: ErrorKindSchema, url: z.string().nullable(), message: z.string() })),
   startedAt: z.string(),
   updatedAt: z.string(),
+  // Added later: defaults read an older server's answer as "none".
+  /** Set while the job is running but cannot advance (drivers stop looping on it); null otherwise. */
+  stalled: JobStalledSchema.nullable().default(null),
+  /** Redirects into sitemaps already visited (the first 1000 kept), and how many there were in all. */
+  cycles: z.array(JobCycleSchema).default([]),
+  cycleCount: z.number().int().nonnegative().default(0),
+  /** Children listed by an index that were already visited (listed twice, by another index, or a variant of an ancestor). */
+  duplicates: z.number().int().nonnegative().default(0),
 });
 export type JobStatus = z.infer<typeof JobStatusSchema>;

@@ -39,7 +39,7 @@ export const StartJobRequestSchema = z
   })
   .strict();
 export const JobActionRequestSchema = z
-  .object({ jobId: z.unknown(), action: z.enum(['continue', 'stop']).default('continue'), budgetMs: budgetMs.optional() })
+  .object({ jobId: z.unknown(), action: z.enum(['continue', 'stop', 'retry']).default('continue'), budgetMs: budgetMs.optional() })
   .strict();
 
 /** `GET /api/factory/discover?jobId=...[&shard=N]`. */

@@ -78,8 +78,15 @@ function endMessage(status: JobStatus): string {
   return first ? `the job ended ${status.state}: ${first.kind}: ${first.message}` : `the job ended ${status.state}`;
 }
 
-/** After the job: a `done` job with every shard in removes what it did not see; stopped or failed remove nothing. */
+/**
+ * After the job: a `done` job with every shard in removes what it did not see; stopped or failed remove nothing. A
+ * stalled job would only be driven round in circles: it is stopped and the sync fails, saying on what and why.
+ */
 async function settle(runtime: SyncRuntime, sync: Sync, status: JobStatus, complete: boolean): Promise<void> {
+  if (status.stalled !== null) {
+    await stopJob(runtime.store, sync.jobId);
+    return finishSync(runtime.db, sync.syncId, 'failed', `the job stalled on ${status.stalled.url}: ${status.stalled.reason}`);
+  }
   if (status.state === 'running') return;
   if (status.state !== 'done') return finishSync(runtime.db, sync.syncId, status.state, endMessage(status));
   if (!complete) return;

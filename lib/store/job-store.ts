@@ -1,5 +1,5 @@
-import type { JobState, JobStatus, ReportedError, ShardEntry, SitemapValidator, Validators } from '../factory/types.js';
-import type { JobMeta, JobMetaInput, WorkItem } from './records.js';
+import type { JobCycle, JobState, ReportedError, ShardEntry, SitemapValidator, Validators } from '../factory/types.js';
+import type { JobMeta, JobMetaInput, StatusParts, WorkItem } from './records.js';
 
 /** URLs a shard holds at most; the runner cuts a sitemap's URLs into shards of this size. */
 export const SHARD_SIZE = 1000;
@@ -9,6 +9,9 @@ export const DEFAULT_JOB_TTL_MS = 7 * 24 * 60 * 60 * 1000;
 
 /** Errors kept per job; later ones are counted but not stored, so a broken site cannot fill the store. */
 export const MAX_ERRORS_KEPT = 1000;
+
+/** Cycles kept per job, like errors: later ones are counted but not stored. */
+export const MAX_CYCLES_KEPT = 1000;
 
 /** Work to add to the frontier; `key` is the sitemap's identity key for the visited set (null: never deduped). */
 export interface QueuedWork {
@@ -23,25 +26,39 @@ export interface NewJob {
   roots: boolean;
 }
 
-/** A piece of work held under a lease: resume the sitemap at `offset` URLs already committed. */
+/**
+ * A piece of work held under a lease: resume the sitemap at `offset` URLs already committed; `added` children it
+ * queued in earlier passes; `claims` made of it (this one included) since its offset last moved.
+ */
 export interface ClaimedWork {
   workId: string;
   token: string;
   item: WorkItem;
   offset: number;
+  added: number;
+  claims: number;
 }
 
-/** What a claim found: work, nothing free right now (others hold leases), a finished job, or a halted one. */
+/**
+ * What a claim found: work, nothing free right now (others hold leases), a finished job, a halted one, or only
+ * work claimed `maxClaims` times without progress left (`works` of it): the job is stalled on it.
+ */
 export type ClaimResult =
   | { type: 'claimed'; work: ClaimedWork }
   | { type: 'wait'; active: number }
   | { type: 'done' }
-  | { type: 'halted'; state: JobState };
+  | { type: 'halted'; state: JobState }
+  | { type: 'stalled'; works: number };
 
-/** Asks for work under a lease of `leaseMs`; `token` (fresh per claim) makes a retried claim return the same work. */
+/**
+ * Asks for work under a lease of `leaseMs`; `token` (fresh per claim) makes a retried claim return the same work.
+ * Work already claimed `maxClaims` times since its offset last moved is not handed out again (the stall policy's
+ * number, lib/factory/jobs/stall-policy.ts): a sitemap that kills or cuts off every pass cannot loop the job.
+ */
 export interface ClaimRequest {
   token: string;
   leaseMs: number;
+  maxClaims: number;
 }
 
 /** Adds a shard of `entries` taken at `offset` of the claimed sitemap. */
@@ -65,15 +82,22 @@ export type CommitResult =
   | { type: 'over_limit'; allowance: number }
   | { type: 'halted'; state: JobState };
 
-/** Adds children (or roots) to the frontier through the visited set. */
+/**
+ * Adds children (or roots) to the frontier through the visited set. `workId`: the claimed work whose read found
+ * them; what it adds is counted with it (`workAdded`) and is progress of that work.
+ */
 export interface EnqueueRequest {
   items: QueuedWork[];
   roots: boolean;
+  workId?: string;
 }
 
-/** What an enqueue did: new work added, already-visited skipped, and over maxSitemaps refused. */
+/**
+ * What an enqueue did: new work added, already-visited skipped, and over maxSitemaps refused; `workAdded`: children
+ * queued on behalf of `workId` so far, over all its passes (0 without a workId).
+ */
 export type EnqueueResult =
-  | { type: 'enqueued'; added: number; duplicates: number; rejected: number }
+  | { type: 'enqueued'; added: number; duplicates: number; rejected: number; workAdded: number }
   | { type: 'halted'; state: JobState };
 
 /**
@@ -101,6 +125,10 @@ export interface FinishRequest {
   shard?: FinalShard;
   /** Claims the next piece of work in the same step (the reply's `next`), as `claim` would: one round trip per sitemap. */
   claim?: ClaimRequest;
+  /** Children this sitemap listed that were already visited (the walk policy's `duplicateChildren`). */
+  duplicates?: number;
+  /** Set when the sitemap redirected into one already visited (it was not read). */
+  cycle?: JobCycle;
 }
 
 /** A last shard handed to `finishWork`: `entries` taken at `offset` of the claimed sitemap. */
@@ -155,8 +183,8 @@ export interface JobStore {
   createJob(job: NewJob): Promise<void>;
   /** The job's meta (options, root), validated. */
   getMeta(jobId: string): Promise<JobMeta>;
-  /** Status as the API reports it. */
-  getStatus(jobId: string): Promise<JobStatus>;
+  /** The job's status as stored (counters, frontier, kept errors and cycles, validated); lib/factory/jobs builds JobStatus from it. */
+  readStatus(jobId: string): Promise<StatusParts>;
   /** Claims one piece of work: an expired lease's work first (it resumes at its offset), then the frontier. */
   claim(jobId: string, request: ClaimRequest): Promise<ClaimResult>;
   /** Writes one shard with the offset advance and counters, after checking lease and offset. */
@@ -171,8 +199,10 @@ export interface JobStore {
   renew(jobId: string, request: RenewRequest): Promise<boolean>;
   /** Adds the identity key of a sitemap's final URL (after redirects) to the visited set on behalf of `workId`. */
   visit(jobId: string, workId: string, key: string): Promise<VisitResult>;
-  /** Stops a running job (a finished or failed one keeps its state). */
-  stop(jobId: string): Promise<JobStatus>;
+  /** Gives work claimed too often without progress its claims back (an operator's retry of a stalled job); returns how many. */
+  retryStalled(jobId: string): Promise<number>;
+  /** Stops a running job (a finished or failed one keeps its state); its status parts come back from the same step. */
+  stop(jobId: string): Promise<StatusParts>;
   /** Removes the job and every key it owns (shards, leases); false when there was no such job. */
   deleteJob(jobId: string): Promise<boolean>;
   /** Gives a job part of the previous run's validators (by identity key), before its first slice; repeatable. */

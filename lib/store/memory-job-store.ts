@@ -1,5 +1,5 @@
 import { STORE_VARIABLES_HINT } from '../config/factory-config.js';
-import { SitemapValidatorSchema, type JobStatus, type ShardEntry, type SitemapValidator, type Validators } from '../factory/types.js';
+import { SitemapValidatorSchema, type ShardEntry, type SitemapValidator, type Validators } from '../factory/types.js';
 import { createLogger } from '../utils/logger.js';
 import { assertJobId } from './job-id.js';
 import {
@@ -19,7 +19,7 @@ import {
   type VisitResult,
 } from './job-store.js';
 import { MemoryJob, type MemoryCounters } from './memory-job.js';
-import { jobStatusFrom, parseJsonRecord, parseMeta, serializeMeta, serializeValidator, ShardSchema, type JobMeta } from './records.js';
+import { parseJsonRecord, parseMeta, serializeMeta, serializeValidator, ShardSchema, statusPartsFrom, type JobMeta, type StatusParts } from './records.js';
 import { jobNotFound, StoreError } from './store-errors.js';
 
 const log = createLogger('store:memory');
@@ -64,10 +64,8 @@ export class MemoryJobStore implements JobStore {
     return parseMeta(this.get(jobId).meta, jobId, `memory meta ${jobId}`);
   }
 
-  async getStatus(jobId: string): Promise<JobStatus> {
-    const job = this.get(jobId);
-    const { counters } = job;
-    return jobStatusFrom(jobId, { ...counters, sitemapsPending: job.pending.length + job.active.size, errors: job.errors }, 'memory');
+  async readStatus(jobId: string): Promise<StatusParts> {
+    return statusPartsFrom(this.get(jobId).statusParts(this.now()), `memory ${jobId}`);
   }
 
   async claim(jobId: string, request: ClaimRequest): Promise<ClaimResult> {
@@ -87,7 +85,7 @@ export class MemoryJobStore implements JobStore {
   async enqueue(jobId: string, request: EnqueueRequest): Promise<EnqueueResult> {
     const job = this.get(jobId);
     if (job.counters.state !== 'running') return { type: 'halted', state: job.counters.state };
-    const counts = job.enqueue(request.items, request.roots);
+    const counts = job.enqueueFor(request.items, request.roots, request.workId);
     this.touch(job);
     return { type: 'enqueued', ...counts };
   }
@@ -111,14 +109,18 @@ export class MemoryJobStore implements JobStore {
     return this.get(jobId).visit(workId, key);
   }
 
-  async stop(jobId: string): Promise<JobStatus> {
+  async retryStalled(jobId: string): Promise<number> {
+    return this.get(jobId).retryStalled();
+  }
+
+  async stop(jobId: string): Promise<StatusParts> {
     const job = this.get(jobId);
     if (job.counters.state === 'running') {
       job.counters.state = 'stopped';
       this.touch(job);
     }
     log.info({ event: 'job_stop', jobId }, 'job stop requested');
-    return this.getStatus(jobId);
+    return this.readStatus(jobId);
   }
 
   async deleteJob(jobId: string): Promise<boolean> {
@@ -156,7 +158,7 @@ export class MemoryJobStore implements JobStore {
   private counters(job: NewJob): MemoryCounters {
     const { maxSitemaps, maxUrls } = job.meta.options;
     const createdAt = job.meta.createdAt;
-    const zero = { urlsFound: 0, shardsWritten: 0, sitemapsDone: 0, roots: 0, rootsFailed: 0, errorCount: 0, nextId: 0 };
+    const zero = { urlsFound: 0, shardsWritten: 0, sitemapsDone: 0, roots: 0, rootsFailed: 0, errorCount: 0, nextId: 0, duplicates: 0, cycleCount: 0 };
     return {
       state: 'running',
       ...zero,

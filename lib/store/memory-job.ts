@@ -1,5 +1,6 @@
 import type { JobState } from '../factory/types.js';
 import {
+  MAX_CYCLES_KEPT,
   MAX_ERRORS_KEPT,
   type ClaimRequest,
   type ClaimResult,
@@ -11,7 +12,7 @@ import {
   type RenewRequest,
   type VisitResult,
 } from './job-store.js';
-import { parseJsonRecord, serializeError, serializeShard, serializeValidator, WorkItemSchema } from './records.js';
+import { parseJsonRecord, serializeCycle, serializeError, serializeShard, serializeValidator, WorkItemSchema, type RawStatusParts } from './records.js';
 
 // Names one commit of one claim: a retry of the same commit (lost reply) finds it recorded.
 const commitMark = ({ token, offset }: CommitRequest): string => `${token}:${offset}:`;
@@ -31,6 +32,8 @@ export interface MemoryCounters {
   createdAt: string;
   updatedAt: string;
   expiresAt: number;
+  duplicates: number;
+  cycleCount: number;
 }
 
 /**
@@ -46,6 +49,9 @@ export class MemoryJob {
   readonly commits = new Map<string, string>();
   readonly visited = new Set<string>();
   readonly errors: string[] = [];
+  readonly cycles: string[] = [];
+  /** Per work: claims since its offset last moved, children it queued (the `progress` hash on Redis). */
+  readonly progress = new Map<string, { claims: number; added: number }>();
   readonly leases = new Map<string, { token: string; expiresAt: number }>();
   readonly shards = new Map<number, string>();
   /** Validators kept for the next run (identity key -> JSON), and the URLs of sitemaps found unchanged. */
@@ -60,6 +66,16 @@ export class MemoryJob {
     readonly meta: string,
     readonly counters: MemoryCounters,
   ) {}
+
+  /** Adds new work through the visited set (the ENQUEUE script); what an active `workId` adds is counted with it and is its progress. */
+  enqueueFor(items: QueuedWork[], roots: boolean, workId: string | undefined): { added: number; duplicates: number; rejected: number; workAdded: number } {
+    const counts = this.enqueue(items, roots);
+    if (workId === undefined || !this.active.has(workId)) return { ...counts, workAdded: 0 };
+    const progress = this.progressOf(workId);
+    progress.added += counts.added;
+    if (counts.added > 0) progress.claims = 0;
+    return { ...counts, workAdded: progress.added };
+  }
 
   /** Adds new work through the visited set (the `enqueue` Lua function). */
   enqueue(items: QueuedWork[], roots: boolean): { added: number; duplicates: number; rejected: number } {
@@ -82,16 +98,19 @@ export class MemoryJob {
   /** Claims expired or released work first, then the frontier (CLAIM script). */
   claim(request: ClaimRequest, now: number): ClaimResult {
     if (this.counters.state !== 'running') return { type: 'halted', state: this.counters.state };
-    let free: string | null = null;
+    let [free, leased, stalled] = [null as string | null, 0, 0];
     for (const id of this.active) {
       const holder = this.leaseHolder(id, now);
       if (holder === request.token) return this.claimed(id, request.token);
-      if (holder === null && free === null) free = id;
+      if (holder !== null) leased += 1;
+      else if (this.progressOf(id).claims >= request.maxClaims) stalled += 1;
+      else free ??= id;
     }
     const id = free ?? this.pending.shift() ?? null;
-    if (id === null) return this.noWork();
+    if (id === null) return this.noWork(leased, stalled);
     this.active.add(id);
     this.leases.set(id, { token: request.token, expiresAt: now + Math.ceil(request.leaseMs) });
+    this.progressOf(id).claims += 1;
     return this.claimed(id, request.token);
   }
 
@@ -116,8 +135,10 @@ export class MemoryJob {
       }
     }
     this.active.delete(workId);
-    for (const map of [this.leases, this.items, this.offsets, this.commits]) map.delete(workId);
+    for (const map of [this.leases, this.items, this.offsets, this.commits, this.progress]) map.delete(workId);
     if (request.countSitemap) this.counters.sitemapsDone += 1;
+    this.counters.duplicates += request.duplicates ?? 0;
+    if (request.cycle && ++this.counters.cycleCount <= MAX_CYCLES_KEPT) this.cycles.push(serializeCycle(request.cycle));
     this.keepResync(request.resync);
     this.pushErrors(request.errors.map(serializeError));
     this.applyFailure(request);
@@ -135,7 +156,7 @@ export class MemoryJob {
   private commitRefusal(request: CommitRequest, now: number): CommitResult | null {
     const { workId, token, offset, entries } = request;
     if (this.counters.state !== 'running') return { type: 'halted', state: this.counters.state };
-    if (this.leaseHolder(workId, now) !== token) return { type: 'lease_lost' };
+    if (this.leaseHolder(workId, now) !== token) return this.lapsed(workId, { type: 'lease_lost' });
     const recorded = this.offsets.get(workId) ?? 0;
     if (recorded !== offset) return { type: 'offset_mismatch', offset: recorded };
     const { maxUrls, urlsFound } = this.counters;
@@ -151,6 +172,7 @@ export class MemoryJob {
     this.shards.set(shard, serializeShard(entries));
     this.offsets.set(workId, offset + entries.length);
     this.commits.set(workId, mark + shard);
+    this.progressOf(workId).claims = 0;
     this.counters.urlsFound += entries.length;
     if (maxUrls > 0 && this.counters.urlsFound >= maxUrls) this.stopAtMaxUrls(maxUrls);
     return { type: 'committed', shard, urlsFound: this.counters.urlsFound };
@@ -179,12 +201,29 @@ export class MemoryJob {
     return 'added';
   }
 
+  /** Clears the claims-without-progress of every active work (RETRY_STALLED script). */
+  retryStalled(): number {
+    let cleared = 0;
+    for (const id of this.active) {
+      const progress = this.progress.get(id);
+      if (progress && progress.claims > 0) [progress.claims, cleared] = [0, cleared + 1];
+    }
+    return cleared;
+  }
+
   /** Compare-and-renew of a lease (RENEW script). */
   renew(request: RenewRequest, now: number): boolean {
     const lease = this.leases.get(request.workId);
-    if (this.leaseHolder(request.workId, now) !== request.token || !lease) return false;
+    if (this.leaseHolder(request.workId, now) !== request.token || !lease) return this.lapsed(request.workId, false);
     lease.expiresAt = now + Math.ceil(request.leaseMs);
     return true;
+  }
+
+  /** A holder whose lease lapsed came back, so it was alive: the takeovers of its work are not claims without progress (the `lapsed` Lua function). */
+  private lapsed<T>(workId: string, reply: T): T {
+    const progress = this.progress.get(workId);
+    if (progress) progress.claims = 0;
+    return reply;
   }
 
   private leaseHolder(id: string, now: number): string | null {
@@ -193,13 +232,35 @@ export class MemoryJob {
     return lease.token;
   }
 
-  private claimed(id: string, token: string): ClaimResult {
-    const item = parseJsonRecord(this.items.get(id) ?? '', WorkItemSchema, `memory item ${id}`);
-    return { type: 'claimed', work: { workId: id, token, item, offset: this.offsets.get(id) ?? 0 } };
+  /** The status as stored (the STATUS script): counters, frontier, claims of the active work, kept errors and cycles. */
+  statusParts(now: number): RawStatusParts {
+    let [leased, fewestClaims, mostClaimed] = [0, -1, null as RawStatusParts['mostClaimed']];
+    for (const id of this.active) {
+      if (this.leaseHolder(id, now) !== null) leased += 1;
+      const { claims } = this.progressOf(id);
+      if (fewestClaims < 0 || claims < fewestClaims) fewestClaims = claims;
+      if (claims > (mostClaimed?.claims ?? -1)) mostClaimed = { item: this.items.get(id) ?? '', offset: this.offsets.get(id) ?? 0, claims };
+    }
+    const { state, urlsFound, shardsWritten, sitemapsDone, duplicates, cycleCount, createdAt, updatedAt } = this.counters;
+    const frontier = { pending: this.pending.length, active: this.active.size, leased, fewestClaims: Math.max(fewestClaims, 0), mostClaimed };
+    return { state, urlsFound, shardsWritten, sitemapsDone, duplicates, cycleCount, createdAt, updatedAt, ...frontier, errors: this.errors, cycles: this.cycles };
   }
 
-  private noWork(): ClaimResult {
-    if (this.active.size > 0) return { type: 'wait', active: this.active.size };
+  private progressOf(id: string): { claims: number; added: number } {
+    let progress = this.progress.get(id);
+    if (!progress) this.progress.set(id, (progress = { claims: 0, added: 0 }));
+    return progress;
+  }
+
+  private claimed(id: string, token: string): ClaimResult {
+    const item = parseJsonRecord(this.items.get(id) ?? '', WorkItemSchema, `memory item ${id}`);
+    const { claims, added } = this.progressOf(id);
+    return { type: 'claimed', work: { workId: id, token, item, offset: this.offsets.get(id) ?? 0, added, claims } };
+  }
+
+  private noWork(leased: number, stalled: number): ClaimResult {
+    if (leased > 0) return { type: 'wait', active: leased };
+    if (stalled > 0) return { type: 'stalled', works: stalled };
     this.settle();
     return { type: 'done' };
   }

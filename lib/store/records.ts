@@ -2,15 +2,18 @@ import { z } from 'zod';
 import { WalkOptionsSchema } from '../factory/limits.js';
 import {
   ChangefreqSchema,
+  JobCycleSchema,
   JobStateSchema,
   ReportedErrorSchema,
   SitemapRefSchema,
   SitemapValidatorSchema,
   type SitemapValidator,
+  type ActiveSitemap,
+  type JobCycle,
   type JobState,
-  type JobStatus,
   type ReportedError,
   type ShardEntry,
+  type SitemapRef,
 } from '../factory/types.js';
 import { JobIdSchema } from './job-id.js';
 import { StoreError } from './store-errors.js';
@@ -29,6 +32,14 @@ export const WorkItemSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('fallback'), rootUrl: z.string(), tried: z.array(z.string()).max(1_000) }),
 ]);
 export type WorkItem = z.infer<typeof WorkItemSchema>;
+
+/**
+ * A job's sitemap work and its stored progress ARE the walk's ActiveSitemap (WalkState.active): the ref, the URLs
+ * committed as `emitted` (where the next pass resumes), the children it queued as `added`.
+ */
+export function activeSitemapOf(ref: SitemapRef, progress: { offset: number; added: number }): ActiveSitemap {
+  return { ...ref, emitted: progress.offset, added: progress.added };
+}
 
 /**
  * A job's limits: the walk options without the network policy, which is the running deployment's (passed to
@@ -86,6 +97,9 @@ export const StatusHashSchema = z.object({
   createdAt: IsoDate,
   updatedAt: IsoDate,
   expiresAt: Count,
+  // Added after the first release: a job created before has neither field until its first duplicate or cycle.
+  duplicates: Count.default(0),
+  cycleCount: Count.default(0),
 });
 export type StatusHash = z.infer<typeof StatusHashSchema>;
 
@@ -157,34 +171,55 @@ export function pairsToObject(flat: readonly string[]): Record<string, string> {
   return object;
 }
 
-/** What every store knows of a job's progress: the stored counters and how much work is left. */
+/** A cycle as stored in the job's cycle list. */
+export function serializeCycle(cycle: JobCycle): string {
+  return JSON.stringify(JobCycleSchema.parse(cycle));
+}
+
+/** The active work claimed most often since it last progressed: what a stalled job is stuck on. */
+export interface WorkProgress {
+  item: WorkItem;
+  offset: number;
+  claims: number;
+}
+
+/** A job's status as every store keeps it: counters, the frontier as claims see it, kept errors and cycles. */
 export interface StatusParts {
   state: JobState;
   urlsFound: number;
   shardsWritten: number;
   sitemapsDone: number;
-  sitemapsPending: number;
-  /** Kept errors as stored (JSON), validated here. */
-  errors: string[];
+  /** Work queued and never claimed. */
+  pending: number;
+  /** Work claimed and not finished (leased right now, or its lease lapsed). */
+  active: number;
+  /** Active work under a live lease: someone is working on it. */
+  leased: number;
+  /** The fewest claims-without-progress of any active work (0 when none is active). */
+  fewestClaims: number;
+  mostClaimed: WorkProgress | null;
+  errors: ReportedError[];
+  cycles: JobCycle[];
+  cycleCount: number;
+  duplicates: number;
   createdAt: string;
   updatedAt: string;
 }
 
-/** The API's JobStatus from a store's parts, every stored error validated (`key` names the record in errors). */
-export function jobStatusFrom(jobId: string, parts: StatusParts, key: string): JobStatus {
+/** StatusParts with the kept errors and cycles still as stored (JSON), before validation. */
+export type RawStatusParts = Omit<StatusParts, 'errors' | 'cycles' | 'mostClaimed'> & {
+  errors: readonly string[];
+  cycles: readonly string[];
+  mostClaimed: { item: string; offset: number; claims: number } | null;
+};
+
+/** Validates the stored records of a status (`key` names them in errors): a corrupt one is an error, never trusted. */
+export function statusPartsFrom(raw: RawStatusParts, key: string): StatusParts {
+  const { mostClaimed } = raw;
   return {
-    jobId,
-    state: parts.state,
-    done: parts.state !== 'running',
-    urlsFound: parts.urlsFound,
-    shardsWritten: parts.shardsWritten,
-    sitemapsDone: parts.sitemapsDone,
-    sitemapsPending: parts.sitemapsPending,
-    errors: parts.errors.map((json, i) => {
-      const { kind, url, message } = parseJsonRecord(json, ReportedErrorSchema, `${key} error ${i}`);
-      return { kind, url, message };
-    }),
-    startedAt: parts.createdAt,
-    updatedAt: parts.updatedAt,
+    ...raw,
+    errors: raw.errors.map((json, i) => parseJsonRecord(json, ReportedErrorSchema, `${key} error ${i}`)),
+    cycles: raw.cycles.map((json, i) => parseJsonRecord(json, JobCycleSchema, `${key} cycle ${i}`)),
+    mostClaimed: mostClaimed && { ...mostClaimed, item: parseJsonRecord(mostClaimed.item, WorkItemSchema, `${key} item`) },
   };
 }

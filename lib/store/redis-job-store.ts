@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { SitemapValidatorSchema, type JobStatus, type ShardEntry, type SitemapValidator, type Validators } from '../factory/types.js';
+import { SitemapValidatorSchema, type ShardEntry, type SitemapValidator, type Validators } from '../factory/types.js';
 import { createLogger } from '../utils/logger.js';
 import { assertJobId } from './job-id.js';
 import {
@@ -21,11 +21,11 @@ import {
   type StoreKind,
 } from './job-store.js';
 import { jobKeyPrefix, jobKeys, shardKey } from './keys.js';
-import { pairsToObject, parseJsonRecord, parseMeta, parseRecord, serializeError, serializeMeta, serializeShard, serializeValidator, ShardSchema, type JobMeta } from './records.js';
+import { pairsToObject, parseJsonRecord, parseMeta, parseRecord, serializeCycle, serializeError, serializeMeta, serializeShard, serializeValidator, ShardSchema, type JobMeta, type StatusParts } from './records.js';
 import { CountingCommands, type CommandStats, type RedisCommands } from './redis-commands.js';
-import { checkGuard, toClaimResult, toCommitResult, toEnqueueResult, toFinishResult, toJobStatus } from './replies.js';
+import { checkGuard, toClaimResult, toCommitResult, toEnqueueResult, toFinishResult, toStatusParts } from './replies.js';
 import { ScriptRunner, type RetryPolicy } from './script-runner.js';
-import { CLAIM, COMMIT_SHARD, CREATE_JOB, DELETE_JOB, ENQUEUE, FINISH_WORK, RELEASE, RENEW, SEED_PREVIOUS, STATUS, STOP, VISIT } from './scripts/job-scripts.js';
+import { CLAIM, COMMIT_SHARD, CREATE_JOB, DELETE_JOB, ENQUEUE, FINISH_WORK, RELEASE, RENEW, RETRY_STALLED, SEED_PREVIOUS, STATUS, STOP, VISIT } from './scripts/job-scripts.js';
 import type { LuaScript } from './scripts/lua-script.js';
 import { StoreError } from './store-errors.js';
 
@@ -80,18 +80,18 @@ export class RedisJobStore implements JobStore {
   async getMeta(jobId: string): Promise<JobMeta> {
     const key = jobKeyPrefix(assertJobId(jobId)) + 'meta';
     const raw = await this.runner.send(['GET', key]);
-    if (raw === null) await this.getStatus(jobId); // throws not_found, or tells a missing meta from a missing job
+    if (raw === null) await this.readStatus(jobId); // throws not_found, or tells a missing meta from a missing job
     if (typeof raw !== 'string') throw new StoreError('corrupt', `record ${key} is missing or not a string`, { key });
     return parseMeta(raw, jobId, key);
   }
 
-  async getStatus(jobId: string): Promise<JobStatus> {
+  async readStatus(jobId: string): Promise<StatusParts> {
     const reply = await this.run(STATUS, assertJobId(jobId), []);
-    return toJobStatus(reply, jobId, this.key(jobId));
+    return toStatusParts(reply, this.key(jobId));
   }
 
   async claim(jobId: string, request: ClaimRequest): Promise<ClaimResult> {
-    const reply = await this.run(CLAIM, assertJobId(jobId), [request.token, String(Math.ceil(request.leaseMs))]);
+    const reply = await this.run(CLAIM, assertJobId(jobId), [request.token, String(Math.ceil(request.leaseMs)), String(request.maxClaims)]);
     return toClaimResult(reply, this.key(jobId), request.token);
   }
 
@@ -102,16 +102,17 @@ export class RedisJobStore implements JobStore {
   }
 
   async enqueue(jobId: string, request: EnqueueRequest): Promise<EnqueueResult> {
-    const reply = await this.run(ENQUEUE, assertJobId(jobId), [flag(request.roots), ...pairs(request.items)]);
+    const reply = await this.run(ENQUEUE, assertJobId(jobId), [flag(request.roots), request.workId ?? '', ...pairs(request.items)]);
     return toEnqueueResult(reply, this.key(jobId));
   }
 
   async finishWork(jobId: string, request: FinishRequest): Promise<FinishResult> {
-    const { workId, token, errors, countSitemap, failure, fallback, shard, claim, resync } = request;
+    const { workId, token, errors, countSitemap, failure, fallback, shard, claim, resync, duplicates = 0, cycle } = request;
     const last = shard === undefined ? ['', '0', ''] : [String(shard.offset), String(shard.entries.length), serializeShard(shard.entries)];
-    const next = claim === undefined ? ['', '0'] : [claim.token, String(Math.ceil(claim.leaseMs))];
+    const next = claim === undefined ? ['', '0', '0'] : [claim.token, String(Math.ceil(claim.leaseMs)), String(claim.maxClaims)];
     const kept = [resync?.key ?? '', resync?.validator ? serializeValidator(resync.validator) : '', resync?.unchanged ? resync.url : ''];
-    const args = [token, workId, flag(countSitemap), failure, ...last, ...next, ...kept, String(errors.length), ...errors.map(serializeError), ...pairs(fallback ? [fallback] : [])];
+    const found = [String(duplicates), cycle ? serializeCycle(cycle) : ''];
+    const args = [token, workId, flag(countSitemap), failure, ...last, ...next, ...kept, ...found, String(errors.length), ...errors.map(serializeError), ...pairs(fallback ? [fallback] : [])];
     return toFinishResult(await this.run(FINISH_WORK, assertJobId(jobId), args), this.key(jobId), claim?.token);
   }
 
@@ -130,10 +131,15 @@ export class RedisJobStore implements JobStore {
     return parseRecord(reply, z.tuple([z.enum(['added', 'own', 'seen'])]), this.key(jobId))[0];
   }
 
-  async stop(jobId: string): Promise<JobStatus> {
+  async retryStalled(jobId: string): Promise<number> {
+    const reply = await this.run(RETRY_STALLED, assertJobId(jobId), []);
+    return parseRecord(reply, z.tuple([z.literal('retried'), z.number().int().nonnegative()]), this.key(jobId))[1];
+  }
+
+  async stop(jobId: string): Promise<StatusParts> {
     const reply = await this.run(STOP, assertJobId(jobId), []);
     this.log.info({ event: 'job_stop', jobId }, 'job stop requested');
-    return toJobStatus(reply, jobId, this.key(jobId));
+    return toStatusParts(reply, this.key(jobId));
   }
 
   async deleteJob(jobId: string): Promise<boolean> {

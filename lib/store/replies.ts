@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { JobStateSchema, type JobStatus } from '../factory/types.js';
+import { JobStateSchema } from '../factory/types.js';
 import type { ClaimResult, CommitResult, EnqueueResult, FinishResult } from './job-store.js';
-import { jobStatusFrom, pairsToObject, parseJsonRecord, parseRecord, StatusHashSchema, WorkItemSchema } from './records.js';
+import { pairsToObject, parseJsonRecord, parseRecord, StatusHashSchema, statusPartsFrom, WorkItemSchema, type StatusParts } from './records.js';
 import { jobNotFound, StoreError } from './store-errors.js';
 
 // Every script reply is validated like a record: a reply of an unexpected shape means the keys were not ours.
@@ -24,10 +24,11 @@ export function checkGuard(reply: unknown, jobId: string, key: string): unknown 
 }
 
 const ClaimReply = z.union([
-  z.tuple([z.literal('claimed'), Str, Str, z.string().regex(/^\d+$/)]),
+  z.tuple([z.literal('claimed'), Str, Str, z.string().regex(/^\d+$/), Int, Int]),
   z.tuple([z.literal('wait'), Int]),
   z.tuple([z.literal('done')]),
   z.tuple([z.literal('halted'), JobStateSchema]),
+  z.tuple([z.literal('stalled'), Int]),
 ]);
 
 /** Claim reply -> ClaimResult (the work item is validated; a corrupt one is an error). */
@@ -36,9 +37,10 @@ export function toClaimResult(reply: unknown, key: string, token: string): Claim
   if (data[0] === 'wait') return { type: 'wait', active: data[1] };
   if (data[0] === 'done') return { type: 'done' };
   if (data[0] === 'halted') return { type: 'halted', state: data[1] };
-  const [, workId, itemJson, offset] = data;
+  if (data[0] === 'stalled') return { type: 'stalled', works: data[1] };
+  const [, workId, itemJson, offset, added, claims] = data;
   const item = parseJsonRecord(itemJson, WorkItemSchema, `${key} item ${workId}`);
-  return { type: 'claimed', work: { workId, token, item, offset: Number(offset) } };
+  return { type: 'claimed', work: { workId, token, item, offset: Number(offset), added, claims } };
 }
 
 const CommitReply = z.union([
@@ -69,13 +71,13 @@ export function toCommitResult(reply: unknown, key: string): CommitResult {
   }
 }
 
-const EnqueueReply = z.union([z.tuple([z.literal('enqueued'), Int, Int, Int]), z.tuple([z.literal('halted'), JobStateSchema])]);
+const EnqueueReply = z.union([z.tuple([z.literal('enqueued'), Int, Int, Int, Int]), z.tuple([z.literal('halted'), JobStateSchema])]);
 
 /** Enqueue reply -> EnqueueResult. */
 export function toEnqueueResult(reply: unknown, key: string): EnqueueResult {
   const data = parseRecord(reply, EnqueueReply, key);
   if (data[0] === 'halted') return { type: 'halted', state: data[1] };
-  return { type: 'enqueued', added: data[1], duplicates: data[2], rejected: data[3] };
+  return { type: 'enqueued', added: data[1], duplicates: data[2], rejected: data[3], workAdded: data[4] };
 }
 
 // With the next claim first: it is the common reply, and a union's failed tries cost more than its match.
@@ -93,11 +95,13 @@ export function toFinishResult(reply: unknown, key: string, claimToken?: string)
   return { type: data[0], state: data[1], next: toClaimResult(data[2], key, claimToken) };
 }
 
-const StatusReply = z.tuple([z.literal('status'), z.array(Str), z.array(Str), Int, Int]);
+const FrontierReply = z.tuple([Int, Int, z.union([z.tuple([]), z.tuple([Str, Int, Int])])]);
+const StatusReply = z.tuple([z.literal('status'), z.array(Str), z.array(Str), Int, Int, z.array(Str), FrontierReply]);
 
-/** Status reply (hash, kept errors, pending and active counts) -> JobStatus, every part validated. */
-export function toJobStatus(reply: unknown, jobId: string, key: string): JobStatus {
-  const [, flat, errors, pending, active] = parseRecord(reply, StatusReply, key);
+/** Status reply (hash, kept errors, frontier sizes, kept cycles, claims of the active work) -> StatusParts, every part validated. */
+export function toStatusParts(reply: unknown, key: string): StatusParts {
+  const [, flat, errors, pending, active, cycles, [leased, fewestClaims, top]] = parseRecord(reply, StatusReply, key);
   const hash = parseRecord(pairsToObject(flat), StatusHashSchema, key);
-  return jobStatusFrom(jobId, { ...hash, sitemapsPending: pending + active, errors }, key);
+  const mostClaimed = top.length === 0 ? null : { item: top[0], offset: top[1], claims: top[2] };
+  return statusPartsFrom({ ...hash, pending, active, leased, fewestClaims, mostClaimed, errors, cycles }, key);
 }

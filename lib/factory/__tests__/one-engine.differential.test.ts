@@ -12,24 +12,30 @@ import { createUrlMapper, walkUrlEvents, type WalkEvent } from '../sitemap.js';
 import { indexOf, startSite, urlsetOf } from '../jobs/__tests__/small-sites.js';
 import { SitemapWalk } from '../walk/walker.js';
 
-/** What one run found: page URLs (sorted, duplicates kept), the sitemaps that gave URLs, error kinds, and failure. */
+/**
+ * What one run found: page URLs (sorted, duplicates kept), the sitemaps that gave URLs, error kinds, failure, and
+ * `repeats`: sitemaps met again and not read (duplicate children plus cycles; which of the two depends on timing).
+ */
 interface Outcome {
   urls: string[];
   sources: string[];
   kinds: string[];
   failed: boolean;
+  repeats: number;
 }
 
 type Start = { rootUrl: string } | { sitemapUrls: string[] };
 const LOOPBACK: WalkOptionsInput = { net: { allowPrivate: true } };
 
 async function drain(events: AsyncGenerator<WalkEvent<string>>): Promise<Outcome> {
-  const outcome: Outcome = { urls: [], sources: [], kinds: [], failed: false };
+  const outcome: Outcome = { urls: [], sources: [], kinds: [], failed: false, repeats: 0 };
   try {
     for await (const event of events) {
       if (event.type === 'batch') outcome.urls.push(...event.items);
       else if (event.type === 'sitemap' && event.entries > 0) outcome.sources.push(event.url);
       else if (event.type === 'error') outcome.kinds.push(event.kind);
+      if (event.type === 'sitemap') outcome.repeats += event.duplicates;
+      if (event.type === 'cycle') outcome.repeats += 1;
     }
   } catch (error) {
     outcome.failed = true;
@@ -39,7 +45,7 @@ async function drain(events: AsyncGenerator<WalkEvent<string>>): Promise<Outcome
 }
 
 function sorted(outcome: Outcome): Outcome {
-  return { urls: outcome.urls.sort(), sources: [...new Set(outcome.sources)].sort(), kinds: outcome.kinds.sort(), failed: outcome.failed };
+  return { ...outcome, urls: outcome.urls.sort(), sources: [...new Set(outcome.sources)].sort(), kinds: outcome.kinds.sort() };
 }
 
 /** The CLI and library path: `walk` from a site root, or a walk of the given root sitemaps. */
@@ -58,7 +64,8 @@ async function viaJob(store: JobStore, start: Start, options: WalkOptionsInput):
   let status = await runSlice(store, jobId, { ...slice, signal: kill.signal });
   clearTimeout(timer);
   for (let slices = 0; status.state === 'running' && slices < 200; slices += 1) status = await runSlice(store, jobId, slice);
-  const outcome: Outcome = { urls: [], sources: [], kinds: status.errors.map((error) => error.kind), failed: status.state === 'failed' };
+  const repeats = status.duplicates + status.cycleCount;
+  const outcome: Outcome = { urls: [], sources: [], kinds: status.errors.map((error) => error.kind), failed: status.state === 'failed', repeats };
   for (let n = 0; n < status.shardsWritten; n += 1) {
     const shard = await readJobShardEntries(store, jobId, n);
     for (const entry of shard?.entries ?? []) {
@@ -132,7 +139,10 @@ describe('one engine: the walk and a job (memory, redis, killed between slices) 
         '/p.xml': { body: urlsetOf(origin, 'p', 5) },
       };
     });
-    expect((await expectOneEngine({ sitemapUrls: [server.url('/a.xml')] })).urls).toHaveLength(5);
+    const outcome = await expectOneEngine({ sitemapUrls: [server.url('/a.xml')] });
+    expect(outcome.urls).toHaveLength(5);
+    // b.xml lists a variant of its ancestor a.xml: counted as a duplicate, not read again.
+    expect(outcome.repeats).toBe(1);
   });
 
   it('on a child that redirects into a sitemap already read (read once, reported as a cycle by the walk)', async () => {

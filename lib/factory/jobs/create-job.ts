@@ -8,6 +8,7 @@ import { resolveWalkOptions, type WalkOptions, type WalkOptionsInput } from '../
 import { isSiteRoot } from '../sitemap.js';
 import { ValidatorsSchema, type JobStatus, type Validators } from '../types.js';
 import { identityKey } from '../url/url-identity.js';
+import { getJobStatus } from './job-control.js';
 
 /**
  * A job to start: a site root (discovered first; any other URL is read as a sitemap) or sitemap URLs, and limits.
@@ -37,7 +38,7 @@ async function previousOf(store: JobStore, input: CreateJobInput, options: WalkO
 }
 
 async function readPreviousJob(store: JobStore, jobId: string) {
-  await store.getStatus(jobId);
+  await store.readStatus(jobId);
   return store.readResync(jobId);
 }
 
@@ -112,5 +113,5 @@ export async function createJob(store: JobStore, input: CreateJobInput): Promise
   await store.createJob({ meta, items: start.items, roots: start.roots });
   // Before the first slice: a crash half-way leaves fewer validators, so more is read, never less.
   await seedPrevious(store, jobId, previous);
-  return store.getStatus(jobId);
+  return getJobStatus(store, jobId);
 }

@@ -1,7 +1,6 @@
-import { newLeaseToken } from '../../store/job-id.js';
 import type { ClaimedWork, FinishRequest, FinishResult } from '../../store/job-store.js';
 import type { HeldWork } from './lease-heartbeat.js';
-import { haltSlice, shouldStop, type SliceContext } from './slice-context.js';
+import { claimRequest, haltSlice, shouldStop, type SliceContext } from './slice-context.js';
 
 /** Marks claimed work finished with its errors; a job that thereby ends (done or failed) halts the slice. */
 export async function finishWork(context: SliceContext, work: ClaimedWork, end: Omit<FinishRequest, 'workId' | 'token'>): Promise<void> {
@@ -15,7 +14,7 @@ export async function finishWork(context: SliceContext, work: ClaimedWork, end: 
  */
 export async function tryFinishWork(context: SliceContext, held: HeldWork, end: Omit<FinishRequest, 'workId' | 'token' | 'claim'>): Promise<boolean> {
   const { work } = held;
-  const claim = shouldStop(context) ? undefined : { token: newLeaseToken(), leaseMs: context.leaseMs };
+  const claim = shouldStop(context) ? undefined : claimRequest(context);
   const result = await context.store.finishWork(context.jobId, { workId: work.workId, token: work.token, ...end, claim });
   if (result.type === 'shard_refused') return false;
   if (result.type !== 'lease_lost') held.next = result.next ?? null;

@@ -21,7 +21,7 @@ export async function processDiscovery(context: SliceContext, held: HeldWork, ro
   } catch (error) {
     if (held.lost) return;
     if (held.signal.aborted) return releaseWork(context, work);
-    return failDiscovery(context, work, reportedRoot(toFactoryError(error, 'fetch_failed', { url: rootUrl })));
+    return failDiscovery(context, work, reportedRoot(toFactoryError(error, 'internal', { url: rootUrl })));
   }
   context.log.info({ event: 'sitemaps_discovered', url: rootUrl, source: found.source, sitemaps: found.sitemaps.length }, 'discovery done');
   if (found.sitemaps.length === 0) return failDiscovery(context, work, reportedRoot(noSitemapError(rootUrl)), found.problems);
@@ -46,7 +46,7 @@ export async function processFallback(context: SliceContext, held: HeldWork, ite
     } catch (error) {
       if (held.lost) return;
       if (held.signal.aborted) return releaseWork(context, work);
-      return failDiscovery(context, work, reportedRoot(toFactoryError(error, 'fetch_failed', { url: item.rootUrl })));
+      return failDiscovery(context, work, reportedRoot(toFactoryError(error, 'internal', { url: item.rootUrl })));
     }
     if (found === null) break;
     context.log.warn({ event: 'robots_sitemaps_failed', url: item.rootUrl, fallback: found }, 'robots.txt sitemaps failed: trying a well-known path');

@@ -1,10 +1,11 @@
 import { SHARD_SIZE, type ClaimedWork, type FinishRequest } from '../../store/job-store.js';
+import { activeSitemapOf } from '../../store/records.js';
 import { FactoryError, toFactoryError } from '../errors.js';
 import type { SitemapReadEvent, SitemapReadSummary } from '../walk/sitemap-reader.js';
 import { readSitemapShardEntries } from '../sitemap.js';
-import type { ShardEntry, SitemapRef, SitemapValidator } from '../types.js';
+import type { ActiveSitemap, ShardEntry, SitemapRef, SitemapValidator } from '../types.js';
 import { validatorKey } from '../walk/validator-log.js';
-import { redirectTarget, reportedError, whenAllRootsFail } from '../walk/walk-policy.js';
+import { duplicateChildren, redirectTarget, reportedError, whenAllRootsFail } from '../walk/walk-policy.js';
 import { enqueueRefs, newTally, refusedChildrenErrors, type ChildTally } from './enqueue-children.js';
 import { releaseWork, tryFinishWork } from './finish-work.js';
 import type { HeldWork } from './lease-heartbeat.js';
@@ -19,9 +20,9 @@ type ReadOutcome =
   | { type: 'lost' }
   | { type: 'cycle'; target: string };
 
-/** One claimed sitemap being read: its ref, claim (kept alive by heartbeat), shard writer and child counts. */
+/** One claimed sitemap being read: where it resumes (the walk's ActiveSitemap), claim (kept alive by heartbeat), shard writer and child counts. */
 interface SitemapJob {
-  ref: SitemapRef;
+  ref: ActiveSitemap;
   held: HeldWork;
   work: ClaimedWork;
   writer: ShardWriter;
@@ -36,8 +37,9 @@ type ReadStep = { type: 'event'; event: SitemapReadEvent<ShardEntry> } | ReadOut
 /** Reads one claimed sitemap from its recorded offset, commits its shards, queues its children, and finishes it. */
 export async function processSitemap(context: SliceContext, held: HeldWork, ref: SitemapRef): Promise<void> {
   const { work } = held;
-  const job: SitemapJob = { ref, held, work, writer: new ShardWriter(context, work), tally: newTally() };
-  if (work.offset > 0) context.log.info({ event: 'sitemap_resumed', url: ref.url, offset: work.offset }, 'resuming a sitemap at its recorded offset');
+  const active = activeSitemapOf(ref, work);
+  const job: SitemapJob = { ref: active, held, work, writer: new ShardWriter(context, work), tally: newTally(active.added) };
+  if (active.emitted > 0) context.log.info({ event: 'sitemap_resumed', url: ref.url, offset: active.emitted }, 'resuming a sitemap at its recorded offset');
   const outcome = await readInto(context, job);
   await settle(context, job, outcome);
 }
@@ -50,7 +52,8 @@ async function nextStep(job: SitemapJob, reader: SitemapReader): Promise<ReadSte
   } catch (error) {
     // An abort (hard limit, shutdown, lost lease) surfaces as a read error: it is a pause, never a failure of the sitemap.
     if (job.held.signal.aborted) return job.held.lost ? { type: 'lost' } : { type: 'paused' };
-    return { type: 'failed', error: toFactoryError(error, 'fetch_failed', { url: job.ref.url }) };
+    // The reader throws FactoryErrors for every network, parse and limit failure: anything else is a bug.
+    return { type: 'failed', error: toFactoryError(error, 'internal', { url: job.ref.url }) };
   }
 }
 
@@ -63,7 +66,7 @@ async function previousValidator(context: SliceContext, ref: SitemapRef): Promis
 
 async function readInto(context: SliceContext, job: SitemapJob): Promise<ReadOutcome> {
   const previous = await previousValidator(context, job.ref);
-  const reader: SitemapReader = readSitemapShardEntries(job.ref, context.options, { skip: job.work.offset, batchSize: SHARD_SIZE, signal: job.held.signal, previous });
+  const reader: SitemapReader = readSitemapShardEntries(job.ref, context.options, { skip: job.ref.emitted, batchSize: SHARD_SIZE, signal: job.held.signal, previous });
   for (;;) {
     const step = await nextStep(job, reader);
     if (step.type !== 'event') return step;
@@ -82,7 +85,7 @@ async function readInto(context: SliceContext, job: SitemapJob): Promise<ReadOut
 
 function handleEvent(context: SliceContext, job: SitemapJob, event: SitemapReadEvent<ShardEntry>): Promise<boolean> {
   if (event.type === 'items') return job.writer.add(event.items);
-  if (event.type === 'children') return enqueueRefs(context, event.refs, { tally: job.tally, roots: null });
+  if (event.type === 'children') return enqueueRefs(context, event.refs, { tally: job.tally, roots: null, workId: job.work.workId });
   return visitTarget(context, job, event.finalUrl);
 }
 
@@ -103,7 +106,7 @@ async function closeReader(reader: SitemapReader): Promise<void> {
 
 async function settle(context: SliceContext, job: SitemapJob, outcome: ReadOutcome): Promise<void> {
   if (outcome.type === 'lost') return;
-  if (outcome.type === 'cycle') return finishSitemap(context, job, { errors: [], failure: 'none' });
+  if (outcome.type === 'cycle') return finishSitemap(context, job, { errors: [], failure: 'none', cycle: { url: job.ref.url, target: outcome.target } });
   if (outcome.type !== 'paused') return finishSitemap(context, job, endOf(context, job, outcome));
   // URLs read before a pause are good: commit them so the next claim skips them.
   if (!(await job.writer.flush())) return;
@@ -139,18 +142,21 @@ function pauseOutcome(context: SliceContext, job: SitemapJob): Extract<ReadOutco
   return { type: 'failed', error: new FactoryError('timeout', message, { url: job.ref.url, depth: job.ref.depth, parent: job.ref.parent }) };
 }
 
-type SitemapEnd = Pick<FinishRequest, 'errors' | 'failure' | 'fallback' | 'resync'>;
+type SitemapEnd = Pick<FinishRequest, 'errors' | 'failure' | 'fallback' | 'resync' | 'duplicates' | 'cycle'>;
 
 function endOf(context: SliceContext, job: SitemapJob, outcome: Extract<ReadOutcome, { type: 'read' | 'failed' }>): SitemapEnd {
   const refused = refusedChildrenErrors(job.ref, job.tally, context.options.maxSitemaps);
   if (outcome.type === 'read') {
     const { summary } = outcome;
-    context.log.debug({ event: 'sitemap_done', url: job.ref.url, urls: summary.items, shards: job.writer.shards, unchanged: summary.unchanged }, 'sitemap done');
+    const { offered, rejected, workAdded } = job.tally;
+    const duplicates = duplicateChildren({ offered, rejected, added: workAdded });
+    context.log.debug({ event: 'sitemap_done', url: job.ref.url, urls: summary.items, shards: job.writer.shards, duplicates, unchanged: summary.unchanged }, 'sitemap done');
     const key = validatorKey(job.ref.url);
     const resync = key === null ? {} : { resync: { key, url: job.ref.url, validator: summary.validator, unchanged: summary.unchanged } };
-    return { errors: [...summary.problems, ...refused], failure: 'none', ...resync };
+    return { errors: [...summary.problems, ...refused], failure: 'none', duplicates, ...resync };
   }
   // Logged once, by the reader that knew the context (or above, for a timeout at the hard limit).
+  // As in the walk, only a sitemap read to its end reports duplicates: a failed one's children were not all seen.
   const errors = [reportedError(outcome.error, job.ref), ...refused];
   if (job.ref.depth > 0) return { errors, failure: 'none' };
   return { errors, failure: 'root', ...fallbackOf(context, job) };

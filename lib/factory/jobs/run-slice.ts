@@ -4,6 +4,7 @@ import { createLogger } from '../../utils/logger.js';
 import { RequestError } from '../errors.js';
 import { NetPolicySchema, type NetPolicyInput } from '../limits.js';
 import type { JobStatus } from '../types.js';
+import { getJobStatus } from './job-control.js';
 import { defaultReserveMs, SliceClock } from './slice-clock.js';
 import { haltSlice, type SliceContext } from './slice-context.js';
 import { Wakeup } from './wakeup.js';
@@ -101,7 +102,7 @@ export async function runSlice(store: JobStore, jobId: string, options: RunSlice
   } finally {
     context.clock.dispose();
   }
-  const status = await store.getStatus(jobId);
+  const status = await getJobStatus(store, jobId);
   const { state, urlsFound, shardsWritten, sitemapsPending } = status;
   context.log.info({ event: 'slice_end', ms: context.clock.elapsedMs(), state, urlsFound, shardsWritten, sitemapsPending }, 'slice ended');
   return status;

@@ -1,8 +1,10 @@
-import type { JobStore } from '../../store/job-store.js';
+import { newLeaseToken } from '../../store/job-id.js';
+import type { ClaimRequest, JobStore } from '../../store/job-store.js';
 import type { JobMeta } from '../../store/records.js';
 import type { Logger } from '../../utils/logger.js';
 import type { WalkOptions } from '../limits.js';
 import type { SliceClock } from './slice-clock.js';
+import { MAX_CLAIMS_WITHOUT_PROGRESS } from './stall-policy.js';
 import type { Wakeup } from './wakeup.js';
 
 /** What every work loop of one slice shares: the store, the job, the clock and the slice's stop flags. */
@@ -38,4 +40,9 @@ export function haltSlice(context: SliceContext, failure?: unknown): void {
   if (failure !== undefined && context.failure === undefined) context.failure = failure;
   context.halted = true;
   context.wakeup.notify();
+}
+
+/** A fresh claim under this slice's lease length and the stall policy's limit of claims without progress. */
+export function claimRequest(context: SliceContext): ClaimRequest {
+  return { token: newLeaseToken(), leaseMs: context.leaseMs, maxClaims: MAX_CLAIMS_WITHOUT_PROGRESS };
 }

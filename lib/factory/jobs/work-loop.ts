@@ -1,10 +1,9 @@
-import { newLeaseToken } from '../../store/job-id.js';
 import type { ClaimedWork, ClaimResult } from '../../store/job-store.js';
 import { releaseWork } from './finish-work.js';
 import { holdWork } from './lease-heartbeat.js';
 import { processDiscovery, processFallback } from './process-discovery.js';
 import { processSitemap } from './process-sitemap.js';
-import { haltSlice, shouldStop, type SliceContext } from './slice-context.js';
+import { claimRequest, haltSlice, shouldStop, type SliceContext } from './slice-context.js';
 
 /** Does one claimed piece of work: discovery or one sitemap. Returns the next claim when its finish brought one. */
 async function processWork(context: SliceContext, work: ClaimedWork): Promise<ClaimResult | null> {
@@ -23,7 +22,7 @@ async function processWork(context: SliceContext, work: ClaimedWork): Promise<Cl
 }
 
 /**
- * One of a slice's `concurrency` loops: claim, work, repeat, until the budget, the end of the job, or a
+ * One of a slice's `concurrency` loops: claim, work, repeat, until the budget, the end of the job, a stall, or a
  * stretch with nothing claimable. Idle while siblings are busy (they may queue children); with no busy
  * sibling, work held by other workers may still come free, so it keeps asking for `idleWaitMs`.
  */
@@ -31,13 +30,15 @@ export async function workLoop(context: SliceContext): Promise<void> {
   let idleSince: number | null = null;
   let next: ClaimResult | null = null;
   while (!shouldStop(context)) {
-    const claim = next ?? (await context.store.claim(context.jobId, { token: newLeaseToken(), leaseMs: context.leaseMs }));
+    const claim = next ?? (await context.store.claim(context.jobId, claimRequest(context)));
     next = null;
     if (claim.type === 'claimed') {
       idleSince = null;
       next = await processWork(context, claim.work);
       continue;
     }
+    // Only work the job is stalled on is left: this loop ends, siblings finish what they hold, the status says stalled.
+    if (claim.type === 'stalled') return;
     if (claim.type !== 'wait') return haltSlice(context);
     idleSince ??= Date.now();
     if (context.busy === 0 && Date.now() - idleSince >= context.idleWaitMs) return;

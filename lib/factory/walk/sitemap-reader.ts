@@ -184,7 +184,8 @@ function unchangedSummary(ref: SitemapRef, skip: number, seen: { finalUrl: strin
 
 /** Re-throws a failure with the sitemap's depth and parent, logged where that context is known. */
 function withContext(error: unknown, ref: SitemapRef): FactoryError {
-  const base = toFactoryError(error, 'fetch_failed', { url: ref.url });
+  // The fetch layer, the parser and the limits throw FactoryErrors: anything else is a bug, never a network failure.
+  const base = toFactoryError(error, 'internal', { url: ref.url });
   // The sitemap's own URL names the failure: a connect error only knows the origin, a redirect its last hop.
   const where = base.url && base.url !== ref.url ? ` (at ${base.url})` : '';
   const wrapped = new FactoryError(base.kind, `${base.message}${where}`, {
@@ -194,7 +195,9 @@ function withContext(error: unknown, ref: SitemapRef): FactoryError {
     parent: ref.parent,
     cause: base,
   });
-  log.warn({ event: 'sitemap_failed', kind: wrapped.kind, url: ref.url, depth: ref.depth, parent: ref.parent }, wrapped.message);
+  const fields = { event: 'sitemap_failed', kind: wrapped.kind, url: ref.url, depth: ref.depth, parent: ref.parent };
+  if (wrapped.kind === 'internal') log.error({ ...fields, err: error }, wrapped.message);
+  else log.warn(fields, wrapped.message);
   return wrapped;
 }
 

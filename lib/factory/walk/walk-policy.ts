@@ -53,6 +53,23 @@ export function queueDecision(key: string, visited: { has(key: string): boolean;
   return visited.size >= maxSitemaps ? 'over_limit' : 'queue';
 }
 
+/** What one complete read of an index offered the visited set: children keyed, refused over maxSitemaps, and queued by it. */
+export interface ChildCounts {
+  offered: number;
+  rejected: number;
+  /** Children this sitemap queued, in this read or an earlier pass of it (which a re-read meets again in the visited set). */
+  added: number;
+}
+
+/**
+ * Children an index listed that were already visited (listed twice, listed by another index, or a URL variant of an
+ * ancestor): not queued again, but counted, never skipped silently. A sitemap's own children from an earlier pass are
+ * not duplicates.
+ */
+export function duplicateChildren(counts: ChildCounts): number {
+  return Math.max(0, counts.offered - counts.rejected - counts.added);
+}
+
 /** The report for sitemaps refused over `maxSitemaps` (`skipped` of them, under `ref`). */
 export function sitemapLimitError(ref: SitemapRef, maxSitemaps: number, skipped: number | null): ReportedError {
   const count = skipped === null ? 'further' : `${skipped} child`;

@@ -4,7 +4,7 @@ import type { WalkOptions } from '../limits.js';
 import { SignalQueue } from './signal-queue.js';
 import { readSitemap, type ItemMapper, type SitemapOpener, type SitemapReadEvent, type SitemapReadSummary } from './sitemap-reader.js';
 import type { ActiveSitemap, ReportedError, SitemapFormat, SitemapRef, SitemapValidator, WalkState, WalkSummary } from '../types.js';
-import { queueDecision, redirectTarget, reportedError, sitemapFailure, sitemapKey, sitemapLimitError } from './walk-policy.js';
+import { duplicateChildren, queueDecision, redirectTarget, reportedError, sitemapFailure, sitemapKey, sitemapLimitError, type ChildCounts } from './walk-policy.js';
 import { createLogger } from '../../utils/logger.js';
 import { validatorKey } from './validator-log.js';
 
@@ -33,6 +33,8 @@ export type WalkEvent<T> =
       dropped: number;
       /** `<lastmod>` values that were not W3C datetimes, read as null. */
       invalidLastmod: number;
+      /** Children listed that were already visited (listed twice, by another index, or a variant of an ancestor): not read again. */
+      duplicates: number;
       bytes: number;
       /** Not read: unchanged since the previous run (`previous` validators); its URLs are the previous run's. */
       unchanged: boolean;
@@ -67,6 +69,8 @@ interface Slot<T> {
   queued: number;
   /** The identity key of where it redirected, once added to the visited set. */
   redirectKey?: string;
+  /** Its children offered to the visited set; `added` includes those queued before a resume. */
+  children: ChildCounts;
 }
 
 type Step<T> =
@@ -110,7 +114,7 @@ export class SitemapWalk<T> {
 
   /** A resume point: valid between batches (after each yielded `batch` event). */
   state(): WalkState {
-    const reading = [...this.live, ...this.parked].map((slot) => ({ ...slot.ref, emitted: slot.emitted }));
+    const reading = [...this.live, ...this.parked].map((slot) => ({ ...slot.ref, emitted: slot.emitted, added: slot.children.added }));
     return {
       frontier: this.frontier.slice(this.head),
       active: [...reading, ...this.resumeQueue],
@@ -168,7 +172,8 @@ export class SitemapWalk<T> {
       if (!ref) return;
       if (!resumed) this.advanceFrontier();
       const { url, depth, parent, lastmod } = ref;
-      this.startReader(lastmod === undefined ? { url, depth, parent } : { url, depth, parent, lastmod }, resumed?.emitted ?? 0);
+      const resume = { emitted: resumed?.emitted ?? 0, added: resumed?.added ?? 0 };
+      this.startReader(lastmod === undefined ? { url, depth, parent } : { url, depth, parent, lastmod }, resume);
     }
   }
 
@@ -181,16 +186,16 @@ export class SitemapWalk<T> {
     }
   }
 
-  private startReader(ref: SitemapRef, skip: number): void {
+  private startReader(ref: SitemapRef, resume: { emitted: number; added: number }): void {
     const iterator = readSitemap(ref, this.options, {
-      skip,
+      skip: resume.emitted,
       batchSize: READER_STEP,
       createMapper: this.setup.createMapper,
       signal: this.signal,
       previous: this.previousOf(ref),
       ...(this.setup.open ? { open: this.setup.open } : {}),
     });
-    const slot: Slot<T> = { ref, iterator, emitted: skip, queued: 0 };
+    const slot: Slot<T> = { ref, iterator, emitted: resume.emitted, queued: 0, children: { offered: 0, rejected: 0, added: resume.added } };
     this.live.add(slot);
     this.pull(slot);
   }
@@ -216,7 +221,7 @@ export class SitemapWalk<T> {
     const event = step.result.value;
     if (event.type === 'redirected' && this.isSeenTarget(slot, event.finalUrl)) return yield* this.dropRedirected(slot, event.finalUrl);
     if (event.type === 'items') yield* this.addItems(slot, event.items);
-    else if (event.type === 'children') yield* this.addChildren(event.refs);
+    else if (event.type === 'children') yield* this.addChildren(event.refs, slot.children);
     if (!this.urlLimitReached()) this.pull(slot);
   }
 
@@ -270,13 +275,13 @@ export class SitemapWalk<T> {
   }
 
   /** Children found in an index: they count as something found, then are followed if new. */
-  private *addChildren(refs: SitemapRef[]): Generator<WalkEvent<T>> {
+  private *addChildren(refs: SitemapRef[], counts: ChildCounts): Generator<WalkEvent<T>> {
     if (refs.length > 0) yield* this.markProduced();
-    yield* this.enqueue(refs);
+    yield* this.enqueue(refs, counts);
   }
 
-  /** Follows sitemaps not seen before (by identity key), within the walk's sitemap limit; returns what to report. */
-  private enqueue(refs: SitemapRef[]): Array<WalkEvent<T>> {
+  /** Follows sitemaps not seen before (by identity key), within the walk's sitemap limit, counting into the index's `counts`; returns what to report. */
+  private enqueue(refs: SitemapRef[], counts: ChildCounts = { offered: 0, rejected: 0, added: 0 }): Array<WalkEvent<T>> {
     const reports: Array<WalkEvent<T>> = [];
     for (const ref of refs) {
       const keyed = sitemapKey(ref);
@@ -285,12 +290,15 @@ export class SitemapWalk<T> {
         continue;
       }
       const decision = queueDecision(keyed.key, this.visited, this.options.maxSitemaps);
+      counts.offered += 1;
       if (decision === 'seen') {
-        log.debug({ event: 'sitemap_seen', url: ref.url, parent: ref.parent }, 'already visited: duplicate skipped');
+        log.debug({ event: 'sitemap_seen', url: ref.url, parent: ref.parent }, 'already visited: counted as a duplicate');
       } else if (decision === 'over_limit') {
+        counts.rejected += 1;
         if (!this.sitemapLimitReported) reports.push(this.countError({ type: 'error', ...sitemapLimitError(ref, this.options.maxSitemaps, null) }));
         this.sitemapLimitReported = true;
       } else {
+        counts.added += 1;
         this.visited.add(keyed.key);
         this.frontier.push(ref);
       }
@@ -307,11 +315,12 @@ export class SitemapWalk<T> {
       this.counts.sitemaps += 1;
       this.counts.dropped += summary.dropped;
       const { url, depth, format, entries, children, dropped, invalidLastmod, bytes, unchanged, validator } = summary;
-      yield { type: 'sitemap', url, depth, parent: slot.ref.parent, format, entries, children, dropped, invalidLastmod, bytes, unchanged, validator };
+      const duplicates = duplicateChildren(slot.children);
+      yield { type: 'sitemap', url, depth, parent: slot.ref.parent, format, entries, children, dropped, invalidLastmod, duplicates, bytes, unchanged, validator };
       for (const problem of summary.problems) yield this.countError({ type: 'error', ...problem });
       return;
     }
-    const failure = toFactoryError(error, 'fetch_failed', slot.ref);
+    const failure = toFactoryError(error, 'internal', slot.ref);
     if (sitemapFailure(slot.ref, this.produced) === 'defer') this.deferredRootErrors.push(failure);
     else yield this.reportError(failure, slot.ref);
   }

@@ -12,6 +12,7 @@ import { startTestRedis, type TestRedis } from '../../../test/helpers/redis-serv
 import { startLocalApiServer, type LocalApiServer } from '../local-server.js';
 import { resetServiceStore } from '../service.js';
 import { demoGroundTruth, expectExactlyOnce, openRedisProbe, startSlowDemoSite, type RedisProbe, type SlowDemoSite } from './http-fixtures.js';
+import { getJobStatus } from '../../factory/jobs/job-control.js';
 
 const API_DIR = fileURLToPath(new URL('../../../api/', import.meta.url));
 
@@ -43,7 +44,7 @@ describe('shutting the local API server down mid-slice', () => {
     for (;;) {
       const statusKey = (await probe.keys()).find((key) => key.endsWith(':status'));
       const jobId = statusKey ? /\{(.+)\}/.exec(statusKey)?.[1] : undefined;
-      if (jobId && (await store.getStatus(jobId)).sitemapsDone >= 2) return jobId;
+      if (jobId && (await getJobStatus(store, jobId)).sitemapsDone >= 2) return jobId;
       await sleep(50);
     }
   }

@@ -11,6 +11,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { freePort, startTestRedis, type TestRedis } from '../../../test/helpers/redis-server.js';
 import { startLoopbackServer } from '../../demo/loopback-server.js';
+import { createJob } from '../../factory/jobs/create-job.js';
+import { MAX_CLAIMS_WITHOUT_PROGRESS } from '../../factory/jobs/stall-policy.js';
+import { urlsetOf } from '../../factory/jobs/__tests__/small-sites.js';
+import { claimAndAbandon } from '../../store/__tests__/store-fixtures.js';
+import { connectRedisJobStore } from '../../store/open-job-store.js';
 import { demoGroundTruth, expectExactlyOnce, openRedisProbe, startSlowDemoSite, type SlowDemoSite } from './http-fixtures.js';
 import { startServe, type ServeProcess } from './serve-process.js';
 
@@ -29,6 +34,7 @@ const SummarySchema = z.object({
   calls: z.number(),
   retries: z.number(),
   errors: z.number(),
+  stalled: z.object({ url: z.string(), reason: z.string() }).nullable(),
   elapsedMs: z.number(),
 });
 
@@ -134,6 +140,35 @@ describe('the orchestrator against a serve that is killed and restarted', () => 
     } finally {
       await failing.stop('SIGKILL');
       await empty.close();
+    }
+  });
+
+  it('stops calling on a stalled job: exit 3, the JSON line with the stalled sitemap, and why on stderr', { timeout: 120_000 }, async () => {
+    const sitemaps = await startLoopbackServer((request) => (request.url === '/ok.xml' ? { body: urlsetOf(sitemaps.origin, 'ok', 20) } : null));
+    const store = await connectRedisJobStore(redis.url);
+    const stuck = `${sitemaps.origin}/stuck.xml`;
+    const { jobId } = await createJob(store, { sitemapUrls: [stuck, `${sitemaps.origin}/ok.xml`], options: { net: { allowPrivate: true } } });
+    // Earlier workers were killed on it before they committed anything, as often as the stall policy allows.
+    await claimAndAbandon(store, jobId, MAX_CLAIMS_WITHOUT_PROGRESS);
+    await store.close();
+    const port = await freePort();
+    const stalling = await startServe({ port, env: { REDIS_URL: redis.url, FACTORY_ALLOW_HOSTS: `127.0.0.1:${sitemaps.port}` } });
+    try {
+      const orchestrator = startOrchestrator(['--api', stalling.origin, '--job', jobId, '--budget-ms', String(BUDGET_MS)]);
+      const [code] = (await once(orchestrator.child, 'exit')) as [number | null];
+      expect(code, orchestrator.lines.join('\n')).toBe(3);
+      const summary = SummarySchema.parse(JSON.parse(orchestrator.stdout().trim()));
+      expect(summary).toMatchObject({ state: 'running', urls: 20, stalled: { url: stuck } });
+      expect(summary.calls).toBeLessThanOrEqual(3);
+      expect(orchestrator.lines.some((line) => line.startsWith(`orchestrate: job stalled on ${stuck}: claimed ${MAX_CLAIMS_WITHOUT_PROGRESS} times`))).toBe(true);
+      expect(sitemaps.hits('/stuck.xml')).toBe(0);
+      // Once the site is fixed (here: it answers 404, reported), the retry action reads it and the job ends.
+      const retried = await fetch(`${stalling.origin}/api/factory/discover`, { method: 'POST', body: JSON.stringify({ jobId, action: 'retry', budgetMs: BUDGET_MS }) });
+      expect(retried.status).toBe(200);
+      expect(await retried.json()).toMatchObject({ state: 'done', stalled: null, errors: [{ kind: 'http_status', url: stuck }] });
+    } finally {
+      await stalling.stop('SIGKILL');
+      await sitemaps.close();
     }
   });
 });

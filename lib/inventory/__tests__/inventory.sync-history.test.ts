@@ -7,7 +7,10 @@ import { applyShard } from '../apply-shard.js';
 import { insertSync } from '../syncs.js';
 import { explainListUrls } from '../url-query.js';
 import { newJobId } from '../../store/job-id.js';
-import { stopSync } from '../sync-driver.js';
+import { advanceSync, stopSync } from '../sync-driver.js';
+import { MAX_CLAIMS_WITHOUT_PROGRESS } from '../../factory/jobs/stall-policy.js';
+import { getJobStatus } from '../../factory/jobs/job-control.js';
+import { claimAndAbandon } from '../../store/__tests__/store-fixtures.js';
 import { DATABASES, PGLITE_START_MS, LOOPBACK_NET, historyFacts, startMutableSite, syncSite, urlFacts, type MutableSite, type TestDb } from './inventory-fixtures.js';
 
 describe.each(DATABASES)('inventory on $name', ({ open }) => {
@@ -84,6 +87,20 @@ describe.each(DATABASES)('inventory on $name', ({ open }) => {
     const stopped = await stopSync(runtime, sync.syncId);
     expect(stopped.state).toBe('stopped');
     expect((await urlFacts(test.db, 'stopped')).filter((row) => row.removed)).toEqual([]);
+  });
+
+  it('fails a sync whose job stalled (saying on what), stops the job and removes nothing', async () => {
+    const runtime = { db: test.db, store, net: LOOPBACK_NET };
+    await createSite(test.db, { rootUrl: site.rootUrl, siteId: 'stalled' });
+    await syncSite(runtime, 'stalled');
+    for (const url of [...site.pages.keys()].slice(0, 50)) site.pages.delete(url);
+    const sync = await startSync(runtime, 'stalled');
+    // Its discovery was claimed by workers killed before they got anywhere, as often as the stall policy allows.
+    await claimAndAbandon(store, sync.jobId, MAX_CLAIMS_WITHOUT_PROGRESS);
+    const failed = await advanceSync(runtime, sync.syncId, { budgetMs: 1_000 });
+    expect(failed).toMatchObject({ state: 'failed', message: expect.stringContaining(`the job stalled on ${site.rootUrl}`) });
+    expect((await getJobStatus(store, sync.jobId)).state).toBe('stopped');
+    expect((await urlFacts(test.db, 'stalled')).filter((row) => row.removed)).toEqual([]);
   });
 
   it('serves every URL filter from an index on a site of 20,000 URLs (EXPLAIN)', { timeout: 300_000 }, async () => {

@@ -3,6 +3,8 @@ import { newLeaseToken } from '../job-id.js';
 import { MemoryJobStore } from '../memory-job-store.js';
 import { openJobStore } from '../open-job-store.js';
 import { claimWork, newJob } from './store-fixtures.js';
+import { getJobStatus } from '../../factory/jobs/job-control.js';
+import { MAX_CLAIMS_WITHOUT_PROGRESS } from '../../factory/jobs/stall-policy.js';
 
 describe('memory job store', () => {
   it('forgets a job once its TTL has passed', async () => {
@@ -12,9 +14,9 @@ describe('memory job store', () => {
     job.meta.createdAt = new Date(now).toISOString();
     await store.createJob(job);
     now += 999;
-    expect((await store.getStatus(job.meta.jobId)).state).toBe('running');
+    expect((await getJobStatus(store, job.meta.jobId)).state).toBe('running');
     now += 1;
-    await expect(store.getStatus(job.meta.jobId)).rejects.toMatchObject({ kind: 'not_found' });
+    await expect(getJobStatus(store, job.meta.jobId)).rejects.toMatchObject({ kind: 'not_found' });
   });
 
   it('expires leases by its clock', async () => {
@@ -23,7 +25,7 @@ describe('memory job store', () => {
     const job = newJob(['https://example.com/a.xml']);
     await store.createJob(job);
     const work = await claimWork(store, job.meta.jobId, 500);
-    expect((await store.claim(job.meta.jobId, { token: newLeaseToken(), leaseMs: 500 })).type).toBe('wait');
+    expect((await store.claim(job.meta.jobId, { token: newLeaseToken(), leaseMs: 500, maxClaims: MAX_CLAIMS_WITHOUT_PROGRESS })).type).toBe('wait');
     now += 500;
     expect(await claimWork(store, job.meta.jobId)).toMatchObject({ workId: work.workId });
   });
@@ -55,6 +57,6 @@ describe('memory job store over a long run', () => {
     fresh.meta.createdAt = new Date(now).toISOString();
     await store.createJob(fresh);
     expect(store.size).toBe(1);
-    expect((await store.getStatus(fresh.meta.jobId)).state).toBe('running');
+    expect((await getJobStatus(store, fresh.meta.jobId)).state).toBe('running');
   });
 });

@@ -8,6 +8,8 @@ import { connectRedisJobStore, type StoreOptions } from '../open-job-store.js';
 import type { RedisJobStore } from '../redis-job-store.js';
 import { COMMIT_SHARD } from '../scripts/job-scripts.js';
 import { claimWork, createdJob, sitemapWork, urls } from './store-fixtures.js';
+import { getJobStatus } from '../../factory/jobs/job-control.js';
+import { MAX_CLAIMS_WITHOUT_PROGRESS } from '../../factory/jobs/stall-policy.js';
 
 let redis: TestRedis;
 let raw: ReturnType<typeof createClient>;
@@ -44,7 +46,7 @@ describe('redis job store keys', () => {
       expect(keys.length).toBeGreaterThanOrEqual(6);
       const expiries = await Promise.all(keys.map((key) => raw.sendCommand(['PEXPIRETIME', key])));
       expect(new Set(expiries).size).toBe(1);
-      const { startedAt } = await store.getStatus(jobId);
+      const { startedAt } = await getJobStatus(store, jobId);
       expect(expiries[0]).toBe(Date.parse(startedAt) + 60_000);
     }));
 });
@@ -64,8 +66,8 @@ describe('redis job store command count', () => {
       const jobId = await createdJob(store, ['https://example.com/a.xml']);
       await raw.sendCommand(['SCRIPT', 'FLUSH']);
       store.resetCommandStats();
-      await store.getStatus(jobId);
-      await store.getStatus(jobId);
+      await getJobStatus(store, jobId);
+      await getJobStatus(store, jobId);
       expect(store.commandStats()).toEqual({ total: 3, byName: { EVALSHA: 2, EVAL: 1 } });
     }));
 });
@@ -80,15 +82,15 @@ describe('redis job store with tampered or foreign state', () => {
     withStore(async (store) => {
       const { jobId, prefix } = await tamperedJob(store);
       await raw.hSet(`${prefix}status`, 'urlsFound', 'lots');
-      await expect(store.getStatus(jobId)).rejects.toMatchObject({ name: 'StoreError', kind: 'conflict', failure: 'corrupt' });
-      await expect(store.claim(jobId, { token: newLeaseToken(), leaseMs: 100 })).rejects.toMatchObject({ failure: 'corrupt' });
+      await expect(getJobStatus(store, jobId)).rejects.toMatchObject({ name: 'StoreError', kind: 'conflict', failure: 'corrupt' });
+      await expect(store.claim(jobId, { token: newLeaseToken(), leaseMs: 100, maxClaims: MAX_CLAIMS_WITHOUT_PROGRESS })).rejects.toMatchObject({ failure: 'corrupt' });
     }));
 
   it('refuses status written by another version as foreign', () =>
     withStore(async (store) => {
       const { jobId, prefix } = await tamperedJob(store);
       await raw.hSet(`${prefix}status`, 'v', '2');
-      await expect(store.getStatus(jobId)).rejects.toMatchObject({ kind: 'conflict', failure: 'foreign' });
+      await expect(getJobStatus(store, jobId)).rejects.toMatchObject({ kind: 'conflict', failure: 'foreign' });
     }));
 
   it('refuses meta copied from another job', () =>
@@ -121,14 +123,14 @@ describe('redis job store with tampered or foreign state', () => {
     withStore(async (store) => {
       const { jobId, prefix } = await tamperedJob(store);
       await raw.hSet(`${prefix}items`, '1', JSON.stringify({ type: 'sitemap', ref: { url: 'x', depth: -1 } }));
-      await expect(store.claim(jobId, { token: newLeaseToken(), leaseMs: 100 })).rejects.toMatchObject({ failure: 'corrupt' });
+      await expect(store.claim(jobId, { token: newLeaseToken(), leaseMs: 100, maxClaims: MAX_CLAIMS_WITHOUT_PROGRESS })).rejects.toMatchObject({ failure: 'corrupt' });
     }));
 
   it('refuses a tampered error entry', () =>
     withStore(async (store) => {
       const { jobId, prefix } = await tamperedJob(store);
       await raw.rPush(`${prefix}errors`, JSON.stringify({ kind: 'made_up', url: null, message: 'x' }));
-      await expect(store.getStatus(jobId)).rejects.toMatchObject({ failure: 'corrupt' });
+      await expect(getJobStatus(store, jobId)).rejects.toMatchObject({ failure: 'corrupt' });
     }));
 
   it('refuses a key of the wrong type', () =>
@@ -136,7 +138,7 @@ describe('redis job store with tampered or foreign state', () => {
       const { jobId, prefix } = await tamperedJob(store);
       await raw.del(`${prefix}status`);
       await raw.set(`${prefix}status`, 'hello');
-      await expect(store.getStatus(jobId)).rejects.toMatchObject({ kind: 'conflict', failure: 'corrupt' });
+      await expect(getJobStatus(store, jobId)).rejects.toMatchObject({ kind: 'conflict', failure: 'corrupt' });
     }));
 });
 
@@ -153,7 +155,7 @@ describe('redis job store over a failing connection', () => {
     withStore(async (store) => {
       const jobId = await createdJob(store, ['https://example.com/a.xml']);
       const work = await claimWork(store, jobId);
-      await store.getStatus(jobId); // caches scripts, so the commit goes out as EVALSHA
+      await getJobStatus(store, jobId); // caches scripts, so the commit goes out as EVALSHA
       const commits = [urls('a', 1000), urls('b', 1000), urls('c', 10)];
       let offset = 0;
       for (const [i, batch] of commits.entries()) {
@@ -171,7 +173,7 @@ describe('redis job store over a failing connection', () => {
       }
       proxy.setPlan(null);
       expect(proxy.resets()).toBeGreaterThanOrEqual(3);
-      expect(await store.getStatus(jobId)).toMatchObject({ urlsFound: 2010, shardsWritten: 3 });
+      expect(await getJobStatus(store, jobId)).toMatchObject({ urlsFound: 2010, shardsWritten: 3 });
       expect((await Promise.all([0, 1, 2].map((n) => store.readShard(jobId, n)))).flat()).toEqual(commits.flat());
     }, `redis://127.0.0.1:${proxy.port}`));
 
@@ -179,8 +181,8 @@ describe('redis job store over a failing connection', () => {
     withStore(async (store) => {
       const jobId = await createdJob(store, ['https://example.com/a.xml']);
       proxy.setPlan(() => 'reset');
-      await expect(store.getStatus(jobId)).rejects.toMatchObject({ name: 'StoreError', kind: 'store_unavailable', failure: 'unavailable' });
+      await expect(getJobStatus(store, jobId)).rejects.toMatchObject({ name: 'StoreError', kind: 'store_unavailable', failure: 'unavailable' });
       proxy.setPlan(null);
-      expect((await store.getStatus(jobId)).state).toBe('running');
+      expect((await getJobStatus(store, jobId)).state).toBe('running');
     }, `redis://127.0.0.1:${proxy.port}`, { retry: { attempts: 4, baseDelayMs: 20, maxDelayMs: 100 } }));
 });

@@ -2,6 +2,7 @@ import { resolveWalkOptions, type WalkOptionsInput } from '../../factory/limits.
 import type { ShardEntry } from '../../factory/types.js';
 import { newJobId, newLeaseToken } from '../job-id.js';
 import type { ClaimedWork, JobStore, NewJob, QueuedWork } from '../job-store.js';
+import { MAX_CLAIMS_WITHOUT_PROGRESS } from '../../factory/jobs/stall-policy.js';
 
 /** A sitemap work item keyed by its URL, as the runner queues it. */
 export function sitemapWork(url: string, depth = 0, parent: string | null = null): QueuedWork {
@@ -26,7 +27,7 @@ export async function createdJob(store: JobStore, urls: string[], options: WalkO
 
 /** Claims work with a fresh token, failing the test if none is handed out. */
 export async function claimWork(store: JobStore, jobId: string, leaseMs = 10_000): Promise<ClaimedWork> {
-  const result = await store.claim(jobId, { token: newLeaseToken(), leaseMs });
+  const result = await store.claim(jobId, { token: newLeaseToken(), leaseMs, maxClaims: MAX_CLAIMS_WITHOUT_PROGRESS });
   if (result.type !== 'claimed') throw new Error(`expected work, got ${result.type}`);
   return result.work;
 }
@@ -43,3 +44,11 @@ export function entriesOf(list: string[]): ShardEntry[] {
 
 /** Waits `ms` milliseconds (lease expiry). */
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Claims the job's first work `times` times under leases left to lapse, as workers killed mid-read before committing anything would. */
+export async function claimAndAbandon(store: JobStore, jobId: string, times: number): Promise<void> {
+  for (let i = 0; i < times; i += 1) {
+    await claimWork(store, jobId, 30);
+    await sleep(50);
+  }
+}

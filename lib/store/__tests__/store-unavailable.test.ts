@@ -8,6 +8,7 @@ import { connectRedisJobStore, createUpstashJobStore } from '../open-job-store.j
 import type { RedisJobStore } from '../redis-job-store.js';
 import * as scripts from '../scripts/job-scripts.js';
 import { createdJob, newJob, sleep } from './store-fixtures.js';
+import { getJobStatus } from '../../factory/jobs/job-control.js';
 
 const FAST_RETRY = { attempts: 3, baseDelayMs: 10, maxDelayMs: 50 };
 const SHAS = Object.values(scripts).map((script) => script.sha);
@@ -50,7 +51,7 @@ describe('a Redis that cannot serve right now', () => {
     } finally {
       await admin.configSet('maxmemory', '0');
     }
-    expect((await store.getStatus(await createdJob(store, ['https://example.com/a.xml']))).state).toBe('running');
+    expect((await getJobStatus(store, await createdJob(store, ['https://example.com/a.xml']))).state).toBe('running');
   });
 
   it('is store_unavailable while another script keeps it BUSY, and works again after SCRIPT KILL', async () => {
@@ -64,14 +65,14 @@ describe('a Redis that cannot serve right now', () => {
       .catch(() => 'killed');
     try {
       while (await admin.ping().then(() => true, () => false)) await sleep(20);
-      const error = await expectUnavailable(store.getStatus(jobId));
+      const error = await expectUnavailable(getJobStatus(store, jobId));
       expect(error.message).toContain('BUSY');
     } finally {
       await admin.sendCommand(['SCRIPT', 'KILL']).catch(() => undefined);
       expect(await hog).toBe('killed');
       await blocker.quit();
     }
-    expect((await store.getStatus(jobId)).state).toBe('running');
+    expect((await getJobStatus(store, jobId)).state).toBe('running');
   });
 
   it('is store_unavailable on a read-only replica (READONLY), not a conflict', async () => {
@@ -90,8 +91,8 @@ describe('a Redis that cannot serve right now', () => {
     const jobId = await createdJob(store, ['https://example.com/d.xml']);
     await admin.sendCommand(['SCRIPT', 'FLUSH']);
     store.resetCommandStats();
-    expect((await store.getStatus(jobId)).state).toBe('running');
-    expect((await store.getStatus(jobId)).state).toBe('running');
+    expect((await getJobStatus(store, jobId)).state).toBe('running');
+    expect((await getJobStatus(store, jobId)).state).toBe('running');
     // The first call learns NOSCRIPT and sends the body once; the second runs from the reloaded cache.
     expect(store.commandStats().byName).toEqual({ EVALSHA: 2, EVAL: 1 });
   });
@@ -116,11 +117,11 @@ describe('an Upstash endpoint that cannot serve right now', () => {
     proxy.setFailure(status);
     const before = proxy.stats().requests;
     try {
-      await expectUnavailable(store.getStatus(jobId));
+      await expectUnavailable(getJobStatus(store, jobId));
     } finally {
       proxy.setFailure(null);
     }
     expect(proxy.stats().requests - before).toBe(FAST_RETRY.attempts);
-    expect((await store.getStatus(jobId)).state).toBe('running');
+    expect((await getJobStatus(store, jobId)).state).toBe('running');
   });
 });

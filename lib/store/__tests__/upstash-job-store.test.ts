@@ -4,6 +4,7 @@ import { startTestRedis, type TestRedis } from '../../../test/helpers/redis-serv
 import { startUpstashProxy, type UpstashProxy } from '../../../test/helpers/upstash-proxy.js';
 import { createUpstashJobStore } from '../open-job-store.js';
 import { claimWork, createdJob, urls } from './store-fixtures.js';
+import { getJobStatus } from '../../factory/jobs/job-control.js';
 
 let redis: TestRedis;
 let proxy: UpstashProxy;
@@ -68,6 +69,6 @@ describe('upstash job store', () => {
 
   it('reports refused credentials as an unavailable store, not as bad data', async () => {
     const store = createUpstashJobStore({ url: proxy.url, token: 'wrong' });
-    await expect(store.getStatus('AAAAAAAAAAAAAAAAAAAAAA')).rejects.toMatchObject({ name: 'StoreError', kind: 'store_unavailable', failure: 'unavailable' });
+    await expect(getJobStatus(store, 'AAAAAAAAAAAAAAAAAAAAAA')).rejects.toMatchObject({ name: 'StoreError', kind: 'store_unavailable', failure: 'unavailable' });
   });
 });

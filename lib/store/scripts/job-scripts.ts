@@ -24,21 +24,23 @@ return {'created'}
 
 /**
  * Shared by CLAIM and FINISH_WORK: claims one piece of work under `token` for `lease_ms`, expired (or released)
- * leases first, so killed work resumes soonest. A token that already holds work gets that work again (a retry).
- * Returns the reply and whether it took work off the frontier (the caller then touches the keys it may have created).
+ * leases first, so killed work resumes soonest; work claimed `max_claims` times without its offset moving is not
+ * handed out again (the job is stalled on it). A token that already holds work gets that work again (a retry).
+ * Returns the reply and whether it wrote (a lease, a claim count: the caller then touches the keys).
  */
 const CLAIM_FUNCTION = `
-local function claim_work(token, lease_ms)
+local function claim_work(token, lease_ms, max_claims)
   local st = state()
   if st ~= 'running' then return {'halted', st} end
   local function claimed(id)
-    return {'claimed', id, redis.call('HGET', ITEMS, id), redis.call('HGET', OFFSETS, id) or '0'}
+    return {'claimed', id, redis.call('HGET', ITEMS, id), redis.call('HGET', OFFSETS, id) or '0', work_count(id, 'added'), work_count(id, 'claims')}
   end
   local function take(id)
     redis.call('SET', lease_key(id), token, 'PX', lease_ms)
+    redis.call('HINCRBY', PROGRESS, id .. ':claims', 1)
     return claimed(id)
   end
-  local free = false
+  local free, leased, stalled = false, 0, 0
   local active = redis.call('SMEMBERS', ACTIVE)
   -- The leases by MGET, 500 at a time (Lua's unpack has a limit): a claim looks at every piece of work in flight.
   local holders = {}
@@ -51,29 +53,32 @@ local function claim_work(token, lease_ms)
   for i, id in ipairs(active) do
     local holder = holders[i]
     if holder == token then return claimed(id) end
-    if not holder and not free then free = id end
+    if holder then leased = leased + 1
+    elseif work_count(id, 'claims') >= max_claims then stalled = stalled + 1
+    elseif not free then free = id end
   end
-  if free then return take(free) end
+  if free then return take(free), true end
   local id = redis.call('LPOP', PENDING)
   if id then
     redis.call('SADD', ACTIVE, id)
     return take(id), true
   end
-  if #active > 0 then return {'wait', #active} end
+  if leased > 0 then return {'wait', leased} end
+  if stalled > 0 then return {'stalled', stalled} end
   settle()
   redis.call('HSET', STATUS, 'updatedAt', NOW)
   return {'done'}
 end
 `;
 
-/** ARGV: prefix, now, token, leaseMs. */
+/** ARGV: prefix, now, token, leaseMs, maxClaims. */
 export const CLAIM = script(
   'claim',
   CLAIM_FUNCTION +
     `
 local bad = check() if bad then return bad end
-local reply, popped = claim_work(ARGV[3], ARGV[4])
-if popped then touch() end
+local reply, wrote = claim_work(ARGV[3], ARGV[4], tonumber(ARGV[5]))
+if wrote then touch() end
 return reply
 `,
 );
@@ -88,7 +93,7 @@ local function commit_mark(token, offset) return token .. ':' .. offset .. ':' e
 local function refusal(token, id, offset, count)
   local st = state()
   if st ~= 'running' then return {'halted', st} end
-  if redis.call('GET', lease_key(id)) ~= token then return {'lease_lost'} end
+  if redis.call('GET', lease_key(id)) ~= token then return lapsed(id, {'lease_lost'}) end
   local recorded = tonumber(redis.call('HGET', OFFSETS, id) or '0')
   if recorded ~= offset then return {'offset_mismatch', recorded} end
   local found, max = number_field('urlsFound'), number_field('maxUrls')
@@ -102,6 +107,7 @@ local function write_shard(mark, id, offset, count, json)
   redis.call('SET', shard_key, json)
   redis.call('HSET', OFFSETS, id, offset + count)
   redis.call('HSET', COMMITS, id, mark .. shard)
+  redis.call('HDEL', PROGRESS, id .. ':claims')
   local found = redis.call('HINCRBY', STATUS, 'urlsFound', count)
   redis.call('HSET', STATUS, 'updatedAt', NOW)
   if max > 0 and found >= max then
@@ -131,25 +137,31 @@ return {'committed', shard, found}
 `,
 );
 
-/** ARGV: prefix, now, roots flag, work pairs... */
+/** ARGV: prefix, now, roots flag, work id ('' for none), work pairs... What an active work adds is counted with it and is its progress. */
 export const ENQUEUE = script(
   'enqueue',
   `
 local bad = check() if bad then return bad end
 local st = state()
 if st ~= 'running' then return {'halted', st} end
-local added, dups, rejected = enqueue(4)
+local added, dups, rejected = enqueue(5)
 if ARGV[3] == '1' then redis.call('HINCRBY', STATUS, 'roots', added) end
+local id, work_added = ARGV[4], 0
+if id ~= '' and redis.call('SISMEMBER', ACTIVE, id) == 1 then
+  work_added = redis.call('HINCRBY', PROGRESS, id .. ':added', added)
+  if added > 0 then redis.call('HDEL', PROGRESS, id .. ':claims') end
+end
 redis.call('HSET', STATUS, 'updatedAt', NOW)
 touch()
-return {'enqueued', added, dups, rejected}
+return {'enqueued', added, dups, rejected, work_added}
 `,
 );
 
 /**
  * ARGV: prefix, now, token, work id, count flag, failure (none|root|job), last shard's offset ('' for none), its URL
- * count, its JSON, next claim's token ('' for none), its leaseMs, validator key ('' none), validator JSON ('' none),
- * unchanged sitemap URL ('' none), error count N, N error JSONs, fallback pair?.
+ * count, its JSON, next claim's token ('' for none), its leaseMs, its maxClaims, validator key ('' none), validator
+ * JSON ('' none), unchanged sitemap URL ('' none), duplicates, cycle JSON ('' for none), error count N, N error
+ * JSONs, fallback pair?.
  * The last shard is committed in the same step; if it is refused, nothing is written ({'shard_refused'}). With a
  * claim token, the reply carries the next claim too (a retry with the same token gets the same work back).
  */
@@ -166,7 +178,7 @@ local function reply(tag)
     touch()
     return {tag, state()}
   end
-  local next = claim_work(ARGV[10], ARGV[11])
+  local next = claim_work(ARGV[10], ARGV[11], tonumber(ARGV[12]))
   touch()
   return {tag, state(), next}
 end
@@ -181,17 +193,20 @@ if ARGV[7] ~= '' then
     write_shard(mark, id, offset, count, ARGV[9])
   end
 end
-local errors, last = {}, 15 + tonumber(ARGV[15])
-for i = 16, last do errors[#errors + 1] = ARGV[i] end
+local errors, last = {}, 18 + tonumber(ARGV[18])
+for i = 19, last do errors[#errors + 1] = ARGV[i] end
 redis.call('SREM', ACTIVE, id)
 redis.call('DEL', lease_key(id))
 redis.call('HDEL', ITEMS, id)
 redis.call('HDEL', OFFSETS, id)
 redis.call('HDEL', COMMITS, id)
+redis.call('HDEL', PROGRESS, id .. ':claims', id .. ':added')
 if ARGV[5] == '1' then redis.call('HINCRBY', STATUS, 'sitemapsDone', 1) end
-if ARGV[12] ~= '' and ARGV[13] ~= '' then redis.call('HSET', VALIDATORS, ARGV[12], ARGV[13]) end
-if ARGV[12] ~= '' and ARGV[13] == '' then redis.call('HDEL', VALIDATORS, ARGV[12]) end
-if ARGV[14] ~= '' then redis.call('SADD', UNCHANGED, ARGV[14]) end
+if ARGV[13] ~= '' and ARGV[14] ~= '' then redis.call('HSET', VALIDATORS, ARGV[13], ARGV[14]) end
+if ARGV[13] ~= '' and ARGV[14] == '' then redis.call('HDEL', VALIDATORS, ARGV[13]) end
+if ARGV[15] ~= '' then redis.call('SADD', UNCHANGED, ARGV[15]) end
+if tonumber(ARGV[16]) > 0 then redis.call('HINCRBY', STATUS, 'duplicates', ARGV[16]) end
+if ARGV[17] ~= '' then push_cycle(ARGV[17]) end
 push_errors(errors)
 if state() == 'running' and failure == 'job' then redis.call('HSET', STATUS, 'state', 'failed') end
 if state() == 'running' and failure == 'root' then
@@ -216,7 +231,10 @@ return 0
 `,
 );
 
-/** ARGV: prefix, now, token, work id, leaseMs. Compare-and-renew: the holder's heartbeat keeps its short lease alive. */
+/**
+ * ARGV: prefix, now, token, work id, leaseMs. Compare-and-renew: the holder's heartbeat keeps its short lease alive.
+ * A renewal that comes too late tells a live worker from a killed one: its work's claims are not held against it.
+ */
 export const RENEW = script(
   'renew',
   `
@@ -224,7 +242,7 @@ if redis.call('GET', lease_key(ARGV[4])) == ARGV[3] then
   redis.call('PEXPIRE', lease_key(ARGV[4]), ARGV[5])
   return 1
 end
-return 0
+return lapsed(ARGV[4], 0)
 `,
 );
 
@@ -254,6 +272,17 @@ return {'seeded'}
 `,
 );
 
+/** ARGV: prefix, now. Clears the claims-without-progress of every active work: each may be claimed again (a retry of a stalled job). */
+export const RETRY_STALLED = script(
+  'retry_stalled',
+  `
+local bad = check() if bad then return bad end
+local cleared = 0
+for _, id in ipairs(redis.call('SMEMBERS', ACTIVE)) do cleared = cleared + redis.call('HDEL', PROGRESS, id .. ':claims') end
+return {'retried', cleared}
+`,
+);
+
 /** ARGV: prefix, now. Only a running job becomes stopped; the status comes back in the same step. */
 export const STOP = script(
   'stop',
@@ -267,7 +296,7 @@ return status_reply()
 `,
 );
 
-/** ARGV: prefix, now. Status hash, kept errors and frontier sizes in one command. */
+/** ARGV: prefix, now. Status hash, kept errors and cycles, frontier sizes and claims in one command. */
 export const STATUS = script(
   'status',
   `

@@ -1,4 +1,4 @@
-import { MAX_ERRORS_KEPT } from '../job-store.js';
+import { MAX_CYCLES_KEPT, MAX_ERRORS_KEPT } from '../job-store.js';
 import { RECORD_VERSION } from '../records.js';
 
 /**
@@ -10,8 +10,9 @@ import { RECORD_VERSION } from '../records.js';
 export const PRELUDE = `
 local STATUS, META, PENDING, ACTIVE, ITEMS, OFFSETS, COMMITS, VISITED, ERRORS, VALIDATORS, UNCHANGED, PREVIOUS =
   KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6], KEYS[7], KEYS[8], KEYS[9], KEYS[10], KEYS[11], KEYS[12]
+local PROGRESS, CYCLES = KEYS[13], KEYS[14]
 local PREFIX, NOW = ARGV[1], ARGV[2]
-local MAX_ERRORS = ${MAX_ERRORS_KEPT}
+local MAX_ERRORS, MAX_CYCLES = ${MAX_ERRORS_KEPT}, ${MAX_CYCLES_KEPT}
 local NUMBER_FIELDS = {'urlsFound', 'shardsWritten', 'sitemapsDone', 'roots', 'rootsFailed', 'errorCount',
   'nextId', 'maxSitemaps', 'maxUrls', 'expiresAt'}
 
@@ -49,6 +50,21 @@ local function push_errors(list)
   redis.call('HSET', STATUS, 'errorCount', count)
 end
 
+-- Per-work counters: claims since the work's offset last moved, children it queued.
+local function work_count(id, name) return tonumber(redis.call('HGET', PROGRESS, id .. ':' .. name) or '0') end
+
+-- A holder whose lease lapsed came back (a late renewal, a refused commit): it was alive, only slow (a loaded
+-- machine, a store failover), so the takeovers of its work are not claims without progress. Returns \`reply\`.
+local function lapsed(id, reply)
+  redis.call('HDEL', PROGRESS, id .. ':claims')
+  return reply
+end
+
+local function push_cycle(json)
+  local count = redis.call('HINCRBY', STATUS, 'cycleCount', 1)
+  if count <= MAX_CYCLES then redis.call('RPUSH', CYCLES, json) end
+end
+
 local function settle()
   if state() == 'running' and redis.call('LLEN', PENDING) == 0 and redis.call('SCARD', ACTIVE) == 0 then
     redis.call('HSET', STATUS, 'state', 'done')
@@ -76,8 +92,22 @@ local function enqueue(from)
   return added, dups, rejected
 end
 
+-- The active work as claims see it: how much is leased, the fewest claims without progress, the most-claimed one.
+local function frontier_reply()
+  local leased, fewest, most, most_claims = 0, -1, nil, -1
+  for _, id in ipairs(redis.call('SMEMBERS', ACTIVE)) do
+    if redis.call('EXISTS', lease_key(id)) == 1 then leased = leased + 1 end
+    local claims = work_count(id, 'claims')
+    if fewest < 0 or claims < fewest then fewest = claims end
+    if claims > most_claims then most, most_claims = id, claims end
+  end
+  local top = {}
+  if most then top = {redis.call('HGET', ITEMS, most), tonumber(redis.call('HGET', OFFSETS, most) or '0'), most_claims} end
+  return {leased, math.max(fewest, 0), top}
+end
+
 local function status_reply()
   return {'status', redis.call('HGETALL', STATUS), redis.call('LRANGE', ERRORS, 0, -1),
-    redis.call('LLEN', PENDING), redis.call('SCARD', ACTIVE)}
+    redis.call('LLEN', PENDING), redis.call('SCARD', ACTIVE), redis.call('LRANGE', CYCLES, 0, -1), frontier_reply()}
 end
 `;

@@ -44,7 +44,7 @@ export class FaultyStore implements JobStore {
 
   createJob: JobStore['createJob'] = (job) => this.call('createJob', () => this.inner.createJob(job));
   getMeta: JobStore['getMeta'] = (jobId) => this.call('getMeta', () => this.inner.getMeta(jobId));
-  getStatus: JobStore['getStatus'] = (jobId) => this.call('getStatus', () => this.inner.getStatus(jobId));
+  readStatus: JobStore['readStatus'] = (jobId) => this.call('readStatus', () => this.inner.readStatus(jobId));
   claim: JobStore['claim'] = (jobId, request) => this.call('claim', () => this.inner.claim(jobId, request));
   commitShard: JobStore['commitShard'] = (jobId, request) => this.call('commitShard', () => this.inner.commitShard(jobId, request));
   enqueue: JobStore['enqueue'] = (jobId, request) => this.call('enqueue', () => this.inner.enqueue(jobId, request));
@@ -52,6 +52,7 @@ export class FaultyStore implements JobStore {
   release: JobStore['release'] = (jobId, workId, token) => this.call('release', () => this.inner.release(jobId, workId, token));
   renew: JobStore['renew'] = (jobId, request) => this.call('renew', () => this.inner.renew(jobId, request));
   visit: JobStore['visit'] = (jobId, workId, key) => this.call('visit', () => this.inner.visit(jobId, workId, key));
+  retryStalled: JobStore['retryStalled'] = (jobId) => this.call('retryStalled', () => this.inner.retryStalled(jobId));
   stop: JobStore['stop'] = (jobId) => this.call('stop', () => this.inner.stop(jobId));
   readShard: JobStore['readShard'] = (jobId, n) => this.call('readShard', () => this.inner.readShard(jobId, n));
   seedPrevious: JobStore['seedPrevious'] = (jobId, validators) => this.call('seedPrevious', () => this.inner.seedPrevious(jobId, validators));

@@ -1,6 +1,7 @@
 import type { JobStore } from '../../../store/job-store.js';
 import type { JobStatus } from '../../types.js';
 import { runSlice, type RunSliceOptions } from '../run-slice.js';
+import { getJobStatus } from '../job-control.js';
 
 /** Loopback sites need private targets allowed; everything else keeps its default. */
 export const LOOPBACK = { net: { allowPrivate: true } } as const;
@@ -21,7 +22,7 @@ export async function runToEnd(store: JobStore, jobId: string, options: RunSlice
 
 /** Every URL of every shard of a job, in shard order. */
 export async function allShardUrls(store: JobStore, jobId: string): Promise<string[]> {
-  const { shardsWritten } = await store.getStatus(jobId);
+  const { shardsWritten } = await getJobStatus(store, jobId);
   const shards = await Promise.all(Array.from({ length: shardsWritten }, (_, n) => store.readShard(jobId, n)));
   return shards.flatMap((entries, n) => {
     if (entries === null) throw new Error(`shard ${n} missing`);

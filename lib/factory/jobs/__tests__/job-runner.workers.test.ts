@@ -6,6 +6,7 @@ import { createJob } from '../create-job.js';
 import { runSlice } from '../run-slice.js';
 import { allShardUrls, exactness, LOOPBACK } from './job-fixtures.js';
 import { startNestedSite, type NestedSite } from './nested-site.js';
+import { getJobStatus } from '../job-control.js';
 
 let redis: TestRedis;
 let site: NestedSite;
@@ -27,7 +28,7 @@ afterAll(async () => {
 /** One worker as its own machine: its own connection, calling slices until the job says done. */
 async function worker(store: RedisJobStore, jobId: string, workerId: string): Promise<number> {
   let slices = 0;
-  for (let status = await store.getStatus(jobId); !status.done; slices += 1) {
+  for (let status = await getJobStatus(store, jobId); !status.done; slices += 1) {
     status = await runSlice(store, jobId, { ...LOOPBACK, budgetMs: 5_000, workerId, idlePollMs: 25, idleWaitMs: 500 });
   }
   return slices;
