@@ -69,10 +69,12 @@ export const createEntryMapper =
  * URL is judged on its own (an alternate by its hreflang locale), so `--locale fr` keeps the French alternate of
  * an English page.
  */
-export const createUrlMapper = (keep: EntryFilter | null = null): ItemMapper<string> => {
+export const createUrlMapper = (keep: EntryFilter | null = null): ItemMapper<string> & { release: () => void } => {
   const expander = new UrlExpander();
-  if (keep === null) return (parsed) => expander.expand(parsed);
-  return (parsed, ref) => expander.expand(parsed).filter((url) => keep({ url, lastmod: parsed.lastmod, locale: urlLocale(parsed, url) }, ref));
+  const release = () => expander.clear();
+  if (keep === null) return Object.assign((parsed: ParsedUrl) => expander.expand(parsed), { release });
+  const filtered = (parsed: ParsedUrl, ref: SitemapRef) => expander.expand(parsed).filter((url) => keep({ url, lastmod: parsed.lastmod, locale: urlLocale(parsed, url) }, ref));
+  return Object.assign(filtered, { release });
 };
 
 // The loc's locale as the entry states it; an alternate's from its hreflang, else from its path.
@@ -170,10 +172,11 @@ async function discoveredRoots(url: string, limits: WalkOptions, signal?: AbortS
 /** Maps each parsed page to shard entries: its URLs as `createUrlMapper` keeps them, each with the page's lastmod, changefreq and priority. */
 export const createShardEntryMapper = (keep: EntryFilter | null = null): ItemMapper<ShardEntry> => {
   const urls = createUrlMapper(keep);
-  return (parsed, ref) => {
+  const toEntries = (parsed: ParsedUrl, ref: SitemapRef) => {
     const { lastmod, changefreq, priority } = parsed;
     return urls(parsed, ref).map((url) => ({ url, lastmod, changefreq, priority, source: ref.url }));
   };
+  return Object.assign(toEntries, { release: urls.release });
 };
 
 // A slice reads every sitemap with one options object: its filter is compiled once, not once per sitemap.

@@ -20,4 +20,9 @@ export class UrlExpander {
     }
     return out;
   }
+
+  /** Forgets every URL met, handing the dedupe set's memory on (the sitemap is read): the expander starts afresh. */
+  clear(): void {
+    this.seen.clear();
+  }
 }

@@ -65,8 +65,11 @@ export interface SitemapReadSummary {
   validator: SitemapValidator | null;
 }
 
-/** Maps one parsed page to the items a walk emits for it (the entry itself, or its new URLs). */
-export type ItemMapper<T> = (entry: ParsedUrl, ref: SitemapRef) => T[];
+/**
+ * Maps one parsed page to the items a walk emits for it (the entry itself, or its new URLs). `release`, when
+ * given, is called once the read it was made for ends, to hand back what it held for that sitemap.
+ */
+export type ItemMapper<T> = ((entry: ParsedUrl, ref: SitemapRef) => T[]) & { release?: () => void };
 
 /** Counts, skips and cuts the parser's items for one sitemap; the limits of DESIGN are enforced here. */
 class ReadCursor<T> {
@@ -250,7 +253,8 @@ export async function* readSitemap<T>(
   if (plan.type === 'skip') return unchangedSummary(ref, setup.skip, { finalUrl: ref.url, previous });
   let skip = setup.skip;
   for (let attempt = 1; ; attempt += 1) {
-    const cursor = new ReadCursor(ref, options, { ...setup, skip, mapItems: setup.createMapper() });
+    const mapItems = setup.createMapper();
+    const cursor = new ReadCursor(ref, options, { ...setup, skip, mapItems });
     try {
       return yield* readOnce(ref, options, cursor, { ...setup, skip, conditional: plan.conditional });
     } catch (error) {
@@ -261,6 +265,8 @@ export async function* readSitemap<T>(
       skip = cursor.handedOut;
       log.info({ event: 'sitemap_retry', url: ref.url, attempt, skip, kind: failure.kind }, 'retrying sitemap');
       await pause(200 * 4 ** (attempt - 1), setup.signal);
+    } finally {
+      mapItems.release?.();
     }
   }
 }

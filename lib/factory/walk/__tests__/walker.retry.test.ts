@@ -1,7 +1,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { startLoopbackServer, type LoopbackServer } from '../../../demo/loopback-server.js';
 import { DEFAULT_LIMITS } from '../../limits.js';
-import { walkSitemap, walkUrlEvents } from '../../sitemap.js';
+import { createUrlMapper, walkSitemap, walkUrlEvents } from '../../sitemap.js';
+import { readSitemap } from '../sitemap-reader.js';
+import { resolveWalkOptions } from '../../limits.js';
 import { collect, pageUrls, urlsetXml } from '../../../../test/helpers/sitemap-xml.js';
 
 const READ_ATTEMPTS = DEFAULT_LIMITS.retries + 1;
@@ -27,6 +29,22 @@ describe('transient failures are retried from the last URL handed out', () => {
     const urls = await collect(walkSitemap(server.url('/s.xml'), open));
     expect(urls).toEqual(pageUrls(server.origin, 5000));
     expect(served).toBe(2);
+  });
+
+  it('the mapper of each attempt is released once its read ends, failed or not', async () => {
+    let served = 0;
+    server = await startLoopbackServer(() => (++served === 1 ? { status: 503, body: 'busy' } : { body: urlsetXml(pageUrls('https://e.com', 3)) }));
+    let released = 0;
+    const createMapper = () => {
+      const mapper = createUrlMapper();
+      const release = mapper.release;
+      return Object.assign(mapper, { release: () => ((released += 1), release()) });
+    };
+    const reader = readSitemap({ url: server.url('/s.xml'), depth: 0, parent: null }, resolveWalkOptions(open), { skip: 0, batchSize: 10, createMapper });
+    const items = [];
+    for await (const event of reader) if (event.type === 'items') items.push(...event.items);
+    expect(items).toEqual(pageUrls('https://e.com', 3));
+    expect(released).toBe(2);
   });
 
   it('a 503 followed by a 200 is read once, completely', async () => {
