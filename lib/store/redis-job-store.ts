@@ -47,6 +47,7 @@ export class RedisJobStore implements JobStore {
   private readonly runner: ScriptRunner;
   private readonly ttlMs: number;
   private readonly log;
+  private lastKeys: { jobId: string; keys: readonly string[] } | null = null;
 
   constructor(commands: RedisCommands, options: RedisJobStoreOptions) {
     this.kind = options.kind;
@@ -186,8 +187,14 @@ export class RedisJobStore implements JobStore {
   }
 
   private async run(script: LuaScript, jobId: string, args: string[]): Promise<unknown> {
-    const reply = await this.runner.eval(script, jobKeys(jobId), [jobKeyPrefix(jobId), new Date().toISOString(), ...args]);
+    const reply = await this.runner.eval(script, this.keysOf(jobId), [jobKeyPrefix(jobId), new Date().toISOString(), ...args]);
     return checkGuard(reply, jobId, this.key(jobId));
+  }
+
+  // A slice asks about one job thousands of times: its key list is built once (it is never changed).
+  private keysOf(jobId: string): readonly string[] {
+    if (this.lastKeys?.jobId !== jobId) this.lastKeys = { jobId, keys: jobKeys(jobId) };
+    return this.lastKeys.keys;
   }
 
   private key(jobId: string): string {

@@ -31,9 +31,23 @@ const ClaimReply = z.union([
   z.tuple([z.literal('stalled'), Int]),
 ]);
 
+const isCount = (value: unknown): value is number => Number.isInteger(value) && (value as number) >= 0;
+const DIGITS = /^\d+$/;
+
+/**
+ * The common claim reply, checked by hand (the same checks as ClaimReply's first member) so the union need not run
+ * for every claimed sitemap; anything else takes the schema.
+ */
+function claimedTuple(reply: unknown): z.infer<typeof ClaimReply> | null {
+  if (!Array.isArray(reply) || reply.length !== 6 || reply[0] !== 'claimed') return null;
+  const [, workId, item, offset, added, claims] = reply as unknown[];
+  if (typeof workId !== 'string' || typeof item !== 'string' || typeof offset !== 'string' || !DIGITS.test(offset)) return null;
+  return isCount(added) && isCount(claims) ? ['claimed', workId, item, offset, added, claims] : null;
+}
+
 /** Claim reply -> ClaimResult (the work item is validated; a corrupt one is an error). */
 export function toClaimResult(reply: unknown, key: string, token: string): ClaimResult {
-  const data = parseRecord(reply, ClaimReply, key);
+  const data = claimedTuple(reply) ?? parseRecord(reply, ClaimReply, key);
   if (data[0] === 'wait') return { type: 'wait', active: data[1] };
   if (data[0] === 'done') return { type: 'done' };
   if (data[0] === 'halted') return { type: 'halted', state: data[1] };
@@ -87,9 +101,18 @@ const FinishReply = z.union([
   z.tuple([z.enum(['lease_lost', 'shard_refused'])]),
 ]);
 
+const JOB_STATES = new Set<unknown>(JobStateSchema.options);
+const FINISH_TAGS = new Set<unknown>(['finished', 'already']);
+
+/** The common finish reply (finished or already, a state, the next claim), checked by hand like claimedTuple. */
+function finishedTuple(reply: unknown): z.infer<typeof FinishReply> | null {
+  if (!Array.isArray(reply) || reply.length !== 3 || !FINISH_TAGS.has(reply[0]) || !JOB_STATES.has(reply[1])) return null;
+  return reply as z.infer<typeof FinishReply>;
+}
+
 /** Finish reply -> FinishResult; with `claimToken`, the next claim it carries is validated like a claim's reply. */
 export function toFinishResult(reply: unknown, key: string, claimToken?: string): FinishResult {
-  const data = parseRecord(reply, FinishReply, key);
+  const data = finishedTuple(reply) ?? parseRecord(reply, FinishReply, key);
   if (data.length === 1) return { type: data[0] };
   if (data.length === 2 || claimToken === undefined) return { type: data[0], state: data[1] };
   return { type: data[0], state: data[1], next: toClaimResult(data[2], key, claimToken) };

@@ -59,9 +59,10 @@ async function nextStep(job: SitemapJob, reader: SitemapReader): Promise<ReadSte
 
 /** The previous run's validator for this sitemap (incremental re-sync), or null: read it whole. */
 async function previousValidator(context: SliceContext, ref: SitemapRef): Promise<SitemapValidator | null> {
+  // A job given no validators asks the store nothing: a first run costs no extra command (nor key) per sitemap.
+  if ((context.meta.previousSitemaps ?? 0) === 0) return null;
   const key = validatorKey(ref.url);
-  // A job given no validators asks the store nothing: a first run costs no extra command per sitemap.
-  return (context.meta.previousSitemaps ?? 0) === 0 || key === null ? null : context.store.readPrevious(context.jobId, key);
+  return key === null ? null : context.store.readPrevious(context.jobId, key);
 }
 
 async function readInto(context: SliceContext, job: SitemapJob): Promise<ReadOutcome> {

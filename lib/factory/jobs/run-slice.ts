@@ -5,6 +5,7 @@ import { RequestError } from '../errors.js';
 import { NetPolicySchema, type NetPolicyInput } from '../limits.js';
 import type { JobStatus } from '../types.js';
 import { getJobStatus } from './job-control.js';
+import { LeaseKeeper } from './lease-heartbeat.js';
 import { defaultReserveMs, SliceClock } from './slice-clock.js';
 import { haltSlice, type SliceContext } from './slice-context.js';
 import { Wakeup } from './wakeup.js';
@@ -64,14 +65,17 @@ async function sliceContext(store: JobStore, jobId: string, options: RunSliceOpt
   const parsed = parseSliceOptions(options);
   const meta = await store.getMeta(jobId);
   const reserveMs = parsed.reserveMs ?? defaultReserveMs(parsed.budgetMs);
+  const clock = new SliceClock({ budgetMs: parsed.budgetMs, reserveMs, hardLimitMs: parsed.hardLimitMs ?? parsed.budgetMs + meta.options.timeoutMs, signal: options.signal });
+  const sliceLog = log.child({ jobId, workerId: parsed.workerId ?? 'worker' });
   return {
     store,
     jobId,
     meta,
     options: { ...meta.options, net: parsed.net },
-    clock: new SliceClock({ budgetMs: parsed.budgetMs, reserveMs, hardLimitMs: parsed.hardLimitMs ?? parsed.budgetMs + meta.options.timeoutMs, signal: options.signal }),
+    clock,
     wakeup: new Wakeup(),
-    log: log.child({ jobId, workerId: parsed.workerId ?? 'worker' }),
+    log: sliceLog,
+    leases: new LeaseKeeper({ store, jobId, leaseMs: parsed.leaseMs, clock: clock.signal, log: sliceLog }),
     leaseMs: parsed.leaseMs,
     idlePollMs: parsed.idlePollMs,
     idleWaitMs: parsed.idleWaitMs,
@@ -100,6 +104,7 @@ export async function runSlice(store: JobStore, jobId: string, options: RunSlice
   try {
     await runLoops(context);
   } finally {
+    context.leases.dispose();
     context.clock.dispose();
   }
   const status = await getJobStatus(store, jobId);

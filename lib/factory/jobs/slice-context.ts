@@ -2,6 +2,7 @@ import { newLeaseToken } from '../../store/job-id.js';
 import type { ClaimRequest, JobStore } from '../../store/job-store.js';
 import type { JobMeta } from '../../store/records.js';
 import type { Logger } from '../../utils/logger.js';
+import type { LeaseKeeper } from './lease-heartbeat.js';
 import type { WalkOptions } from '../limits.js';
 import type { SliceClock } from './slice-clock.js';
 import { MAX_CLAIMS_WITHOUT_PROGRESS } from './stall-policy.js';
@@ -16,6 +17,8 @@ export interface SliceContext {
   clock: SliceClock;
   wakeup: Wakeup;
   log: Logger;
+  /** Renews the leases of the work the slice's loops hold. */
+  leases: LeaseKeeper;
   /** Lease asked for each claim and renewed by heartbeat: short, so a killed slice's work frees within seconds. */
   leaseMs: number;
   /** How often an idle loop asks for work while siblings or other workers hold the rest. */

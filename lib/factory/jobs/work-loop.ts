@@ -1,6 +1,5 @@
 import type { ClaimedWork, ClaimResult } from '../../store/job-store.js';
 import { releaseWork } from './finish-work.js';
-import { holdWork } from './lease-heartbeat.js';
 import { processDiscovery, processFallback } from './process-discovery.js';
 import { processSitemap } from './process-sitemap.js';
 import { claimRequest, haltSlice, shouldStop, type SliceContext } from './slice-context.js';
@@ -8,7 +7,7 @@ import { claimRequest, haltSlice, shouldStop, type SliceContext } from './slice-
 /** Does one claimed piece of work: discovery or one sitemap. Returns the next claim when its finish brought one. */
 async function processWork(context: SliceContext, work: ClaimedWork): Promise<ClaimResult | null> {
   context.busy += 1;
-  const held = holdWork(context, work);
+  const held = context.leases.hold(work);
   try {
     if (work.item.type === 'discover') await processDiscovery(context, held, work.item.rootUrl);
     else if (work.item.type === 'fallback') await processFallback(context, held, work.item);

@@ -49,6 +49,32 @@ describe('redis job store keys', () => {
       const { startedAt } = await getJobStatus(store, jobId);
       expect(expiries[0]).toBe(Date.parse(startedAt) + 60_000);
     }));
+
+  // A step sets the expiry only on the keys it wrote: keys emptied (and so deleted) and written again must get it too.
+  it('gives the expiry to keys a later step creates again after they were emptied', () =>
+    withStore(async (store) => {
+      const jobId = await createdJob(store, ['https://example.com/a.xml']);
+      await store.seedPrevious(jobId, { 'example.com/old.xml': { etag: '"o"', lastModified: null, lastmod: null } });
+      const first = await claimWork(store, jobId);
+      // Each finish empties the active set (and so deletes it) before its claim creates it again.
+      await store.enqueue(jobId, { items: [sitemapWork('https://example.com/b.xml', 1), sitemapWork('https://example.com/c.xml', 1)], roots: false, workId: first.workId });
+      const finish = { errors: [], countSitemap: true, failure: 'none' as const };
+      const next = await store.finishWork(jobId, { workId: first.workId, token: first.token, ...finish, shard: { offset: 0, entries: urls('a', 2) }, claim: { token: newLeaseToken(), leaseMs: 10_000, maxClaims: MAX_CLAIMS_WITHOUT_PROGRESS } });
+      expect(next.type === 'finished' && next.next?.type).toBe('claimed');
+      const second = next.type === 'finished' && next.next?.type === 'claimed' ? next.next.work : null;
+      if (second === null) throw new Error('no next claim');
+      expect(await store.visit(jobId, second.workId, 'example.com/redirected.xml')).toBe('added');
+      const resync = { key: 'example.com/b.xml', url: 'https://example.com/b.xml', validator: { etag: '"b"', lastModified: null, lastmod: null }, unchanged: true };
+      const claim = { token: newLeaseToken(), leaseMs: 10_000, maxClaims: MAX_CLAIMS_WITHOUT_PROGRESS };
+      const cycle = { url: 'https://example.com/b.xml', target: 'https://example.com/a.xml' };
+      await store.finishWork(jobId, { workId: second.workId, token: second.token, ...finish, errors: [{ kind: 'http_status', url: 'x', message: 'm' }], shard: { offset: 0, entries: urls('b', 1) }, resync, duplicates: 1, cycle, claim });
+      // The lease of the work now held (c) has its own, short expiry.
+      const keys = (await raw.keys(`${jobKeyPrefix(jobId).replace(/[{}]/g, '\\$&')}*`)).filter((key) => !key.includes(':lease:'));
+      expect(keys.length).toBeGreaterThanOrEqual(10);
+      const expiries = await Promise.all(keys.map(async (key) => [key, Number(await raw.sendCommand(['PEXPIRETIME', key]))] as const));
+      const { startedAt } = await getJobStatus(store, jobId);
+      expect(expiries.filter(([, at]) => at !== Date.parse(startedAt) + 60_000)).toEqual([]);
+    }));
 });
 
 describe('redis job store command count', () => {

@@ -11,8 +11,8 @@ if redis.call('EXISTS', STATUS) == 1 then
   if redis.call('GET', META) == ARGV[3] then return {'exists'} end
   return {'conflict'}
 end
-redis.call('SET', META, ARGV[3])
-redis.call('HSET', STATUS, 'v', '1', 'state', 'running', 'urlsFound', 0, 'shardsWritten', 0,
+write('SET', META, ARGV[3])
+write('HSET', STATUS, 'v', '1', 'state', 'running', 'urlsFound', 0, 'shardsWritten', 0,
   'sitemapsDone', 0, 'roots', 0, 'rootsFailed', 0, 'errorCount', 0, 'nextId', 0,
   'maxSitemaps', ARGV[5], 'maxUrls', ARGV[6], 'createdAt', ARGV[8], 'updatedAt', ARGV[8], 'expiresAt', ARGV[4])
 local added = enqueue(9)
@@ -33,11 +33,12 @@ local function claim_work(token, lease_ms, max_claims)
   local st = state()
   if st ~= 'running' then return {'halted', st} end
   local function claimed(id)
-    return {'claimed', id, redis.call('HGET', ITEMS, id), redis.call('HGET', OFFSETS, id) or '0', work_count(id, 'added'), work_count(id, 'claims')}
+    local counts = redis.call('HMGET', PROGRESS, id .. ':added', id .. ':claims')
+    return {'claimed', id, redis.call('HGET', ITEMS, id), redis.call('HGET', OFFSETS, id) or '0', tonumber(counts[1] or '0'), tonumber(counts[2] or '0')}
   end
   local function take(id)
     redis.call('SET', lease_key(id), token, 'PX', lease_ms)
-    redis.call('HINCRBY', PROGRESS, id .. ':claims', 1)
+    write('HINCRBY', PROGRESS, id .. ':claims', 1)
     return claimed(id)
   end
   local free, leased, stalled = false, 0, 0
@@ -60,7 +61,7 @@ local function claim_work(token, lease_ms, max_claims)
   if free then return take(free), true end
   local id = redis.call('LPOP', PENDING)
   if id then
-    redis.call('SADD', ACTIVE, id)
+    write('SADD', ACTIVE, id)
     return take(id), true
   end
   if leased > 0 then return {'wait', leased} end
@@ -104,9 +105,9 @@ local function write_shard(mark, id, offset, count, json)
   local max = number_field('maxUrls')
   local shard = redis.call('HINCRBY', STATUS, 'shardsWritten', 1) - 1
   local shard_key = PREFIX .. 'shard:' .. shard
-  redis.call('SET', shard_key, json)
-  redis.call('HSET', OFFSETS, id, offset + count)
-  redis.call('HSET', COMMITS, id, mark .. shard)
+  write('SET', shard_key, json)
+  write('HSET', OFFSETS, id, offset + count)
+  write('HSET', COMMITS, id, mark .. shard)
   redis.call('HDEL', PROGRESS, id .. ':claims')
   local found = redis.call('HINCRBY', STATUS, 'urlsFound', count)
   redis.call('HSET', STATUS, 'updatedAt', NOW)
@@ -114,7 +115,6 @@ local function write_shard(mark, id, offset, count, json)
     redis.call('HSET', STATUS, 'state', 'done')
     push_errors({'{"kind":"too_many_urls","url":null,"message":"maxUrls (' .. max .. ') reached: the job stopped there"}'})
   end
-  redis.call('PEXPIREAT', shard_key, redis.call('HGET', STATUS, 'expiresAt'))
   return shard, found
 end
 `;
@@ -148,7 +148,7 @@ local added, dups, rejected = enqueue(5)
 if ARGV[3] == '1' then redis.call('HINCRBY', STATUS, 'roots', added) end
 local id, work_added = ARGV[4], 0
 if id ~= '' and redis.call('SISMEMBER', ACTIVE, id) == 1 then
-  work_added = redis.call('HINCRBY', PROGRESS, id .. ':added', added)
+  work_added = write('HINCRBY', PROGRESS, id .. ':added', added)
   if added > 0 then redis.call('HDEL', PROGRESS, id .. ':claims') end
 end
 redis.call('HSET', STATUS, 'updatedAt', NOW)
@@ -202,14 +202,14 @@ redis.call('HDEL', OFFSETS, id)
 redis.call('HDEL', COMMITS, id)
 redis.call('HDEL', PROGRESS, id .. ':claims', id .. ':added')
 if ARGV[5] == '1' then redis.call('HINCRBY', STATUS, 'sitemapsDone', 1) end
-if ARGV[13] ~= '' and ARGV[14] ~= '' then redis.call('HSET', VALIDATORS, ARGV[13], ARGV[14]) end
+if ARGV[13] ~= '' and ARGV[14] ~= '' then write('HSET', VALIDATORS, ARGV[13], ARGV[14]) end
 if ARGV[13] ~= '' and ARGV[14] == '' then redis.call('HDEL', VALIDATORS, ARGV[13]) end
-if ARGV[15] ~= '' then redis.call('SADD', UNCHANGED, ARGV[15]) end
+if ARGV[15] ~= '' then write('SADD', UNCHANGED, ARGV[15]) end
 if tonumber(ARGV[16]) > 0 then redis.call('HINCRBY', STATUS, 'duplicates', ARGV[16]) end
 if ARGV[17] ~= '' then push_cycle(ARGV[17]) end
 push_errors(errors)
-if state() == 'running' and failure == 'job' then redis.call('HSET', STATUS, 'state', 'failed') end
-if state() == 'running' and failure == 'root' then
+if failure == 'job' and state() == 'running' then redis.call('HSET', STATUS, 'state', 'failed') end
+if failure == 'root' and state() == 'running' then
   local failed = redis.call('HINCRBY', STATUS, 'rootsFailed', 1)
   if failed >= number_field('roots') and (#ARGV <= last or enqueue(last + 1) == 0) then redis.call('HSET', STATUS, 'state', 'failed') end
 end
@@ -254,9 +254,9 @@ local bad = check() if bad then return bad end
 local owner_key = PREFIX .. 'redirect:' .. ARGV[4]
 if redis.call('GET', owner_key) == ARGV[3] then return {'own'} end
 if redis.call('SISMEMBER', VISITED, ARGV[4]) == 1 then return {'seen'} end
-redis.call('SADD', VISITED, ARGV[4])
-redis.call('SET', owner_key, ARGV[3])
-redis.call('PEXPIREAT', owner_key, touch())
+write('SADD', VISITED, ARGV[4])
+write('SET', owner_key, ARGV[3])
+touch()
 return {'added'}
 `,
 );
@@ -266,7 +266,7 @@ export const SEED_PREVIOUS = script(
   'seed_previous',
   `
 local bad = check() if bad then return bad end
-for i = 3, #ARGV - 1, 2 do redis.call('HSET', PREVIOUS, ARGV[i], ARGV[i + 1]) end
+for i = 3, #ARGV - 1, 2 do write('HSET', PREVIOUS, ARGV[i], ARGV[i + 1]) end
 touch()
 return {'seeded'}
 `,

@@ -16,6 +16,11 @@ local MAX_ERRORS, MAX_CYCLES = ${MAX_ERRORS_KEPT}, ${MAX_CYCLES_KEPT}
 local NUMBER_FIELDS = {'urlsFound', 'shardsWritten', 'sitemapsDone', 'roots', 'rootsFailed', 'errorCount',
   'nextId', 'maxSitemaps', 'maxUrls', 'expiresAt'}
 
+-- The limits and expiry are written once, when the job is created: check() keeps what it read of them, so a step
+-- reads them once (as text: the expiry is an exact integer in ms).
+local FIXED = {maxSitemaps = true, maxUrls = true, expiresAt = true}
+local fixed = {}
+
 -- One HMGET on the common path (every script starts here); EXISTS only to tell a missing job from a foreign hash.
 local function check()
   local values = redis.call('HMGET', STATUS, 'v', unpack(NUMBER_FIELDS))
@@ -25,18 +30,33 @@ local function check()
   end
   for i, field in ipairs(NUMBER_FIELDS) do
     if not tonumber(values[i + 1]) then return {'corrupt', field} end
+    if FIXED[field] then fixed[field] = values[i + 1] end
   end
   return nil
 end
 
 local function state() return redis.call('HGET', STATUS, 'state') end
-local function number_field(field) return tonumber(redis.call('HGET', STATUS, field)) end
+local function field_text(field)
+  if FIXED[field] and fixed[field] then return fixed[field] end
+  return redis.call('HGET', STATUS, field)
+end
+local function number_field(field) return tonumber(field_text(field)) end
 local function lease_key(id) return PREFIX .. 'lease:' .. id end
 
--- Every key a script writes gets the job's one absolute expiry, so all keys of a job vanish together.
+-- Every key a script writes gets the job's one absolute expiry, so all keys of a job vanish together. The expiry
+-- never moves and a write keeps a key's expiry, so only the keys written in this step need it (a key emptied and
+-- written again is a new key): write() notes them, touch() sets it on those alone, not on every key of the job.
+-- STATUS is written with redis.call: only CREATE_JOB creates it (with write), and every other script's writes
+-- come after check() found it.
+local written = {}
+local function write(command, key, ...)
+  written[key] = true
+  return redis.call(command, key, ...)
+end
 local function touch()
-  local at = redis.call('HGET', STATUS, 'expiresAt')
-  for i = 1, #KEYS do redis.call('PEXPIREAT', KEYS[i], at) end
+  local at = field_text('expiresAt')
+  for key in pairs(written) do redis.call('PEXPIREAT', key, at) end
+  written = {}
   return at
 end
 
@@ -44,7 +64,7 @@ local function push_errors(list)
   if #list == 0 then return end
   local count = number_field('errorCount')
   for _, json in ipairs(list) do
-    if count < MAX_ERRORS then redis.call('RPUSH', ERRORS, json) end
+    if count < MAX_ERRORS then write('RPUSH', ERRORS, json) end
     count = count + 1
   end
   redis.call('HSET', STATUS, 'errorCount', count)
@@ -62,11 +82,12 @@ end
 
 local function push_cycle(json)
   local count = redis.call('HINCRBY', STATUS, 'cycleCount', 1)
-  if count <= MAX_CYCLES then redis.call('RPUSH', CYCLES, json) end
+  if count <= MAX_CYCLES then write('RPUSH', CYCLES, json) end
 end
 
+-- Cheapest test first: while work is queued (most steps) it is one call.
 local function settle()
-  if state() == 'running' and redis.call('LLEN', PENDING) == 0 and redis.call('SCARD', ACTIVE) == 0 then
+  if redis.call('LLEN', PENDING) == 0 and redis.call('SCARD', ACTIVE) == 0 and state() == 'running' then
     redis.call('HSET', STATUS, 'state', 'done')
   end
 end
@@ -82,10 +103,10 @@ local function enqueue(from)
     elseif key ~= '' and redis.call('SCARD', VISITED) >= max then
       rejected = rejected + 1
     else
-      if key ~= '' then redis.call('SADD', VISITED, key) end
+      if key ~= '' then write('SADD', VISITED, key) end
       local id = redis.call('HINCRBY', STATUS, 'nextId', 1)
-      redis.call('HSET', ITEMS, id, ARGV[i + 1])
-      redis.call('RPUSH', PENDING, id)
+      write('HSET', ITEMS, id, ARGV[i + 1])
+      write('RPUSH', PENDING, id)
       added = added + 1
     end
   end
