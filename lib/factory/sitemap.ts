@@ -59,9 +59,9 @@ export function toSitemapEntry(parsed: ParsedUrl, ref: SitemapRef): SitemapEntry
 /** Maps each parsed page to its rich entry (one item per page), dropping entries the filter refuses. */
 export const createEntryMapper =
   (keep: EntryFilter | null = null): ItemMapper<SitemapEntry> =>
-  (parsed, ref) => {
+  (parsed, ref, out) => {
     const entry = toSitemapEntry(parsed, ref);
-    return keep === null || keep({ url: entry.loc, lastmod: entry.lastmod, locale: entry.locale }, ref) ? [entry] : [];
+    if (keep === null || keep({ url: entry.loc, lastmod: entry.lastmod, locale: entry.locale }, ref)) out.push(entry);
   };
 
 /**
@@ -71,8 +71,17 @@ export const createEntryMapper =
  */
 export const createUrlMapper = (keep: EntryFilter | null = null): ItemMapper<string> => {
   const expander = new UrlExpander();
-  if (keep === null) return (parsed) => expander.expand(parsed);
-  return (parsed, ref) => expander.expand(parsed).filter((url) => keep({ url, lastmod: parsed.lastmod, locale: urlLocale(parsed, url) }, ref));
+  if (keep === null) return (parsed, _ref, out) => expander.expandInto(parsed, out);
+  return (parsed, ref, out) => {
+    const start = out.length;
+    expander.expandInto(parsed, out);
+    let kept = start;
+    for (let i = start; i < out.length; i++) {
+      const url = out[i] as string;
+      if (keep({ url, lastmod: parsed.lastmod, locale: urlLocale(parsed, url) }, ref)) out[kept++] = url;
+    }
+    out.length = kept;
+  };
 };
 
 // The loc's locale as the entry states it; an alternate's from its hreflang, else from its path.
@@ -170,9 +179,12 @@ async function discoveredRoots(url: string, limits: WalkOptions, signal?: AbortS
 /** Maps each parsed page to shard entries: its URLs as `createUrlMapper` keeps them, each with the page's lastmod, changefreq and priority. */
 export const createShardEntryMapper = (keep: EntryFilter | null = null): ItemMapper<ShardEntry> => {
   const urls = createUrlMapper(keep);
-  return (parsed, ref) => {
+  const pageUrls: string[] = [];
+  return (parsed, ref, out) => {
     const { lastmod, changefreq, priority } = parsed;
-    return urls(parsed, ref).map((url) => ({ url, lastmod, changefreq, priority, source: ref.url }));
+    pageUrls.length = 0;
+    urls(parsed, ref, pageUrls);
+    for (const url of pageUrls) out.push({ url, lastmod, changefreq, priority, source: ref.url });
   };
 };
 

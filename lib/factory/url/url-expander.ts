@@ -13,11 +13,17 @@ export class UrlExpander {
 
   /** The URLs this entry adds, in document order. */
   expand(entry: ParsedUrl): string[] {
+    const out: string[] = [];
+    this.expandInto(entry, out);
+    return out;
+  }
+
+  /** `expand`, pushing onto `out` (a walk's pending batch) instead of a fresh array per entry. */
+  expandInto(entry: ParsedUrl, out: string[]): void {
     const seen = this.seen;
-    const out = seen.add(pageKey(entry.loc)) ? [entry.loc] : [];
+    if (seen.add(pageKey(entry.loc))) out.push(entry.loc);
     for (const alternate of entry.alternates) {
       if (seen.add(pageKey(alternate.href))) out.push(alternate.href);
     }
-    return out;
   }
 }

@@ -65,8 +65,11 @@ export interface SitemapReadSummary {
   validator: SitemapValidator | null;
 }
 
-/** Maps one parsed page to the items a walk emits for it (the entry itself, or its new URLs). */
-export type ItemMapper<T> = (entry: ParsedUrl, ref: SitemapRef) => T[];
+/**
+ * Maps one parsed page to the items a walk emits for it (the entry itself, or its new URLs), pushed onto `out`:
+ * the reader's pending batch, so no array is built per page.
+ */
+export type ItemMapper<T> = (entry: ParsedUrl, ref: SitemapRef, out: T[]) => void;
 
 /** Counts, skips and cuts the parser's items for one sitemap; the limits of DESIGN are enforced here. */
 class ReadCursor<T> {
@@ -103,8 +106,7 @@ class ReadCursor<T> {
 
   /** The last partial batch. */
   flush(): Array<SitemapReadEvent<T>> {
-    const rest = this.pending;
-    this.pending = [];
+    const rest = this.flushAll();
     return rest.length > 0 ? [{ type: 'items', items: rest }] : [];
   }
 
@@ -115,12 +117,29 @@ class ReadCursor<T> {
       return;
     }
     this.entries += 1;
-    for (const item of this.context.mapItems(entry, this.ref)) {
-      this.items += 1;
-      if (this.items <= this.context.skip) continue;
-      this.pending.push(item);
-      if (this.pending.length >= this.context.batchSize) events.push(...this.flush());
-    }
+    const pending = this.pending;
+    const before = pending.length;
+    this.context.mapItems(entry, this.ref, pending);
+    const added = pending.length - before;
+    if (added === 0) return;
+    this.items += added;
+    // On a retry, the first `skip` items were handed out by an earlier attempt.
+    const fresh = Math.min(added, this.items - this.context.skip);
+    if (fresh < added) pending.splice(before, added - Math.max(0, fresh));
+    while (this.pending.length >= this.context.batchSize) events.push(this.cut());
+  }
+
+  // One full batch off the front of the pending items.
+  private cut(): SitemapReadEvent<T> {
+    const size = this.context.batchSize;
+    if (this.pending.length === size) return { type: 'items', items: this.flushAll() };
+    return { type: 'items', items: this.pending.splice(0, size) };
+  }
+
+  private flushAll(): T[] {
+    const rest = this.pending;
+    this.pending = [];
+    return rest;
   }
 
   private takeChild(loc: string, lastmod: string | null, refs: SitemapRef[]): void {
