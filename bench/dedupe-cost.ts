@@ -34,7 +34,7 @@ function run(map: boolean): number {
       if (item.type !== 'url') continue;
       if (!map) urls += 1;
       else {
-        mapper(item.entry, ref, out);
+        mapper([item.entry], ref, out);
         urls += out.length;
         out.length = 0;
       }
@@ -60,7 +60,7 @@ function mapOnly(): number {
   const mapper = createUrlMapper();
   const out: string[] = [];
   const started = cpuMs();
-  for (const entry of entries) mapper(entry, ref, out);
+  mapper(entries, ref, out);
   const urls = out.length;
   const elapsed = cpuMs() - started;
   if (urls !== 50_000) throw new Error(`expected 50000 URLs, got ${urls}`);

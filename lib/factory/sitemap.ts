@@ -59,9 +59,11 @@ export function toSitemapEntry(parsed: ParsedUrl, ref: SitemapRef): SitemapEntry
 /** Maps each parsed page to its rich entry (one item per page), dropping entries the filter refuses. */
 export const createEntryMapper =
   (keep: EntryFilter | null = null): ItemMapper<SitemapEntry> =>
-  (parsed, ref, out) => {
-    const entry = toSitemapEntry(parsed, ref);
-    if (keep === null || keep({ url: entry.loc, lastmod: entry.lastmod, locale: entry.locale }, ref)) out.push(entry);
+  (pages, ref, out) => {
+    for (const parsed of pages) {
+      const entry = toSitemapEntry(parsed, ref);
+      if (keep === null || keep({ url: entry.loc, lastmod: entry.lastmod, locale: entry.locale }, ref)) out.push(entry);
+    }
   };
 
 /**
@@ -71,16 +73,22 @@ export const createEntryMapper =
  */
 export const createUrlMapper = (keep: EntryFilter | null = null): ItemMapper<string> => {
   const expander = new UrlExpander();
-  if (keep === null) return (parsed, _ref, out) => expander.expandInto(parsed, out);
-  return (parsed, ref, out) => {
-    const start = out.length;
-    expander.expandInto(parsed, out);
-    let kept = start;
-    for (let i = start; i < out.length; i++) {
-      const url = out[i] as string;
-      if (keep({ url, lastmod: parsed.lastmod, locale: urlLocale(parsed, url) }, ref)) out[kept++] = url;
+  if (keep === null) return (pages, _ref, out) => expander.expandAll(pages, out);
+  const page: ParsedUrl[] = [];
+  // Page by page: each URL is judged with its own page's lastmod and locale.
+  return (pages, ref, out) => {
+    for (const parsed of pages) {
+      const start = out.length;
+      page[0] = parsed;
+      expander.expandAll(page, out);
+      let kept = start;
+      for (let i = start; i < out.length; i++) {
+        const url = out[i] as string;
+        if (keep({ url, lastmod: parsed.lastmod, locale: urlLocale(parsed, url) }, ref)) out[kept++] = url;
+      }
+      out.length = kept;
     }
-    out.length = kept;
+    page.length = 0;
   };
 };
 
@@ -179,12 +187,18 @@ async function discoveredRoots(url: string, limits: WalkOptions, signal?: AbortS
 /** Maps each parsed page to shard entries: its URLs as `createUrlMapper` keeps them, each with the page's lastmod, changefreq and priority. */
 export const createShardEntryMapper = (keep: EntryFilter | null = null): ItemMapper<ShardEntry> => {
   const urls = createUrlMapper(keep);
+  const page: ParsedUrl[] = [];
   const pageUrls: string[] = [];
-  return (parsed, ref, out) => {
-    const { lastmod, changefreq, priority } = parsed;
-    pageUrls.length = 0;
-    urls(parsed, ref, pageUrls);
-    for (const url of pageUrls) out.push({ url, lastmod, changefreq, priority, source: ref.url });
+  // Page by page: each URL carries its own page's lastmod, changefreq and priority.
+  return (pages, ref, out) => {
+    for (const parsed of pages) {
+      const { lastmod, changefreq, priority } = parsed;
+      page[0] = parsed;
+      urls(page, ref, pageUrls);
+      for (const url of pageUrls) out.push({ url, lastmod, changefreq, priority, source: ref.url });
+      pageUrls.length = 0;
+    }
+    page.length = 0;
   };
 };
 
