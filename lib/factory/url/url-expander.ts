@@ -10,9 +10,9 @@ import { pageKey } from './page-key.js';
  */
 export class UrlExpander {
   private readonly seen = new StringHashSet();
-  // Scratch for `expandAll`: each URL of the step and its hash pair.
+  // Scratch for `expandAll`: each URL of the step and its hash pair (sized on first use: most sitemaps are small).
   private readonly urls: string[] = [];
-  private hashes = new Uint32Array(2 * 1024);
+  private hashes = new Uint32Array(0);
 
   /** The URLs this entry adds, in document order. */
   expand(entry: ParsedUrl): string[] {
