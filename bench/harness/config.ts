@@ -78,14 +78,29 @@ function parseOnly(only: string | undefined): Only | null {
   return { contenders, manySitemaps: names.includes(MANY_SITEMAPS), resync: names.includes(RESYNC) };
 }
 
-/** Reads `--quick`, `--only engine[,crawlee][,many-sitemaps][,resync]`, `--runs N` and `--out FILE` (default .tmp/bench/) and `--save` (rewrites bench/results/). */
+// `--trees 1M[,5M]`: only these trees (by name); null is every tree of the mode.
+function parseTrees(trees: string | undefined, scenarios: Scenario[]): Set<string> | null {
+  if (!trees) return null;
+  const names = trees.split(',').map((name) => name.trim());
+  const unknown = names.filter((name) => !scenarios.some((scenario) => scenario.name === name));
+  if (unknown.length > 0) throw new Error(`unknown tree(s): ${unknown.join(', ')} (known: ${scenarios.map((scenario) => scenario.name).join(', ')})`);
+  return new Set(names);
+}
+
+/**
+ * Reads `--quick`, `--only engine[,crawlee][,many-sitemaps][,resync]`, `--trees 1M[,5M]`, `--runs N` and `--out FILE`
+ * (default .tmp/bench/) and `--save` (rewrites bench/results/).
+ */
 export function readConfig(argv: string[]): BenchConfig {
-  const { values } = parseArgs({ args: argv, options: { quick: { type: 'boolean' }, only: { type: 'string' }, runs: { type: 'string' }, out: { type: 'string' }, save: { type: 'boolean' } } });
+  const options = { quick: { type: 'boolean' }, only: { type: 'string' }, trees: { type: 'string' }, runs: { type: 'string' }, out: { type: 'string' }, save: { type: 'boolean' } } as const;
+  const { values } = parseArgs({ args: argv, options });
   const quick = values.quick ?? false;
   const only = parseOnly(values.only);
   const runs = values.runs === undefined ? null : Number(values.runs);
   if (runs !== null && !(Number.isInteger(runs) && runs > 0)) throw new Error(`--runs must be a positive integer: ${values.runs}`);
+  const trees = parseTrees(values.trees, quick ? QUICK : FULL);
   const scenarios = (quick ? QUICK : FULL)
+    .filter((s) => trees === null || trees.has(s.name))
     .map((s) => ({ ...s, runs: runs ?? s.runs, contenders: s.contenders.filter((c) => only === null || only.contenders.includes(c)) }))
     .filter((s) => s.contenders.length > 0);
   const manySitemaps = only === null || only.manySitemaps ? (quick ? 10_000 : 50_000) : null;

@@ -59,9 +59,11 @@ export function toSitemapEntry(parsed: ParsedUrl, ref: SitemapRef): SitemapEntry
 /** Maps each parsed page to its rich entry (one item per page), dropping entries the filter refuses. */
 export const createEntryMapper =
   (keep: EntryFilter | null = null): ItemMapper<SitemapEntry> =>
-  (parsed, ref) => {
-    const entry = toSitemapEntry(parsed, ref);
-    return keep === null || keep({ url: entry.loc, lastmod: entry.lastmod, locale: entry.locale }, ref) ? [entry] : [];
+  (pages, ref, out) => {
+    for (const parsed of pages) {
+      const entry = toSitemapEntry(parsed, ref);
+      if (keep === null || keep({ url: entry.loc, lastmod: entry.lastmod, locale: entry.locale }, ref)) out.push(entry);
+    }
   };
 
 /**
@@ -72,8 +74,23 @@ export const createEntryMapper =
 export const createUrlMapper = (keep: EntryFilter | null = null): ItemMapper<string> & { release: () => void } => {
   const expander = new UrlExpander();
   const release = () => expander.clear();
-  if (keep === null) return Object.assign((parsed: ParsedUrl) => expander.expand(parsed), { release });
-  const filtered = (parsed: ParsedUrl, ref: SitemapRef) => expander.expand(parsed).filter((url) => keep({ url, lastmod: parsed.lastmod, locale: urlLocale(parsed, url) }, ref));
+  if (keep === null) return Object.assign((pages: readonly ParsedUrl[], _ref: SitemapRef, out: string[]) => expander.expandAll(pages, out), { release });
+  const page: ParsedUrl[] = [];
+  // Page by page: each URL is judged with its own page's lastmod and locale.
+  const filtered = (pages: readonly ParsedUrl[], ref: SitemapRef, out: string[]) => {
+    for (const parsed of pages) {
+      const start = out.length;
+      page[0] = parsed;
+      expander.expandAll(page, out);
+      let kept = start;
+      for (let i = start; i < out.length; i++) {
+        const url = out[i] as string;
+        if (keep({ url, lastmod: parsed.lastmod, locale: urlLocale(parsed, url) }, ref)) out[kept++] = url;
+      }
+      out.length = kept;
+    }
+    page.length = 0;
+  };
   return Object.assign(filtered, { release });
 };
 
@@ -172,9 +189,18 @@ async function discoveredRoots(url: string, limits: WalkOptions, signal?: AbortS
 /** Maps each parsed page to shard entries: its URLs as `createUrlMapper` keeps them, each with the page's lastmod, changefreq and priority. */
 export const createShardEntryMapper = (keep: EntryFilter | null = null): ItemMapper<ShardEntry> => {
   const urls = createUrlMapper(keep);
-  const toEntries = (parsed: ParsedUrl, ref: SitemapRef) => {
-    const { lastmod, changefreq, priority } = parsed;
-    return urls(parsed, ref).map((url) => ({ url, lastmod, changefreq, priority, source: ref.url }));
+  const page: ParsedUrl[] = [];
+  const pageUrls: string[] = [];
+  // Page by page: each URL carries its own page's lastmod, changefreq and priority.
+  const toEntries = (pages: readonly ParsedUrl[], ref: SitemapRef, out: ShardEntry[]) => {
+    for (const parsed of pages) {
+      const { lastmod, changefreq, priority } = parsed;
+      page[0] = parsed;
+      urls(page, ref, pageUrls);
+      for (const url of pageUrls) out.push({ url, lastmod, changefreq, priority, source: ref.url });
+      pageUrls.length = 0;
+    }
+    page.length = 0;
   };
   return Object.assign(toEntries, { release: urls.release });
 };

@@ -7,3 +7,11 @@ describe('bench results path', () => {
     expect(readConfig(['--quick', '--save']).save).toBe(true);
   });
 });
+
+describe('bench trees', () => {
+  it('runs only the trees named by --trees, and refuses an unknown one', () => {
+    expect(readConfig(['--trees', '1M', '--only', 'engine,crawlee']).scenarios.map((scenario) => scenario.name)).toEqual(['1M']);
+    expect(readConfig([]).scenarios.map((scenario) => scenario.name)).toEqual(['1M', '5M']);
+    expect(() => readConfig(['--trees', '2M'])).toThrow(/unknown tree/);
+  });
+});

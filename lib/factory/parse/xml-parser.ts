@@ -121,6 +121,28 @@ export class XmlSitemapParser implements TokenHandler {
     this.fieldText = text;
   }
 
+  /**
+   * A plain `<url>` with only the root open: when the root is a sitemap root, the entry and its fields are set as
+   * open, text and close would set them (the same limits and builder calls), without one handler call per tag.
+   */
+  plainUrl(loc: string, lastmod: string | undefined, changefreq: string | undefined, priority: string | undefined): boolean {
+    if (this.depth !== 1 || this.codes[0] !== Ctx.SitemapRoot || this.ending) return false;
+    this.wantsAttributes = false;
+    this.fieldInvalid = false;
+    this.builder.start(Ctx.Url, 1);
+    this.plainField(Field.Loc, loc);
+    if (lastmod !== undefined) this.plainField(Field.Lastmod, lastmod);
+    if (changefreq !== undefined) this.plainField(Field.Changefreq, changefreq);
+    if (priority !== undefined) this.plainField(Field.Priority, priority);
+    this.builder.end(1);
+    return true;
+  }
+
+  private plainField(code: number, text: string): void {
+    if (text.length > MAX_FIELD_CHARS) this.tooLong('a text field', MAX_FIELD_CHARS);
+    this.builder.setField(code, text);
+  }
+
   /** A reference to no character in the field: the field is refused (a loc drops its entry, counted as malformed). */
   invalidReference(): void {
     this.fieldInvalid = true;

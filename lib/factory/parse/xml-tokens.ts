@@ -36,6 +36,13 @@ export interface TokenHandler {
   invalidReference(): void;
   /** A `<!...>` declaration's content, e.g. `DOCTYPE html`. */
   declaration(data: string): void;
+  /**
+   * Optional: a whole plain `<url>` entry (the sitemap tokenizer's PLAIN_ENTRY: `<loc>`, then `<lastmod>`,
+   * `<changefreq>` and `<priority>` when present, else undefined), met with only the root open and nothing collected.
+   * Taking it must do exactly what its open, text and close events would; false when the handler cannot say so
+   * cheaply, and the tokenizer then emits those events.
+   */
+  plainUrl?(loc: string, lastmod: string | undefined, changefreq: string | undefined, priority: string | undefined): boolean;
 }
 
 /**

@@ -19,23 +19,14 @@ export class StringHashSet {
 
   /** Adds `text`; true when it was not in the set before. */
   add(text: string): boolean {
-    // cyrb53's two lanes kept as two 32-bit words, fed two UTF-16 units per step (half the multiplications).
-    let h1 = 0xdeadbeef ^ text.length;
-    let h2 = 0x41c6ce57 ^ text.length;
-    const pairs = text.length & ~1;
-    for (let i = 0; i < pairs; i += 2) {
-      const code = text.charCodeAt(i) | (text.charCodeAt(i + 1) << 16);
-      h1 = Math.imul(h1 ^ code, 2654435761);
-      h2 = Math.imul(h2 ^ code, 1597334677);
-    }
-    if (pairs < text.length) {
-      const code = text.charCodeAt(pairs);
-      h1 = Math.imul(h1 ^ code, 2654435761);
-      h2 = Math.imul(h2 ^ code, 1597334677);
-    }
-    h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507) ^ Math.imul(h2 ^ (h2 >>> 13), 3266489909);
-    h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507) ^ Math.imul(h1 ^ (h1 >>> 13), 3266489909);
-    return this.insert((h2 | 0x80000000) >>> 0, h1 >>> 0);
+    const pair = new Uint32Array(2);
+    hashInto(text, pair, 0);
+    return this.addHashed(pair, 0);
+  }
+
+  /** Adds the string hashed at `hashes[2 * index]` by `hashInto`; true when it was not in the set before. */
+  addHashed(hashes: Uint32Array, index: number): boolean {
+    return this.insert(hashes[2 * index] as number, hashes[2 * index + 1] as number);
   }
 
   private insert(high: number, low: number): boolean {
@@ -83,4 +74,29 @@ function giveSlots(slots: Uint32Array): void {
   const list = spares.get(slots.length);
   if (list === undefined) spares.set(slots.length, [slots]);
   else if (list.length < SPARES_PER_LENGTH) list.push(slots);
+}
+
+/**
+ * Writes the 63-bit hash of `text` the set keys on at `into[2 * index]` (high word, top bit set) and
+ * `into[2 * index + 1]`. Apart from `add`, so a caller can hash many strings before probing any of them.
+ */
+export function hashInto(text: string, into: Uint32Array, index: number): void {
+  // cyrb53's two lanes kept as two 32-bit words, fed two UTF-16 units per step (half the multiplications).
+  let h1 = 0xdeadbeef ^ text.length;
+  let h2 = 0x41c6ce57 ^ text.length;
+  const pairs = text.length & ~1;
+  for (let i = 0; i < pairs; i += 2) {
+    const code = text.charCodeAt(i) | (text.charCodeAt(i + 1) << 16);
+    h1 = Math.imul(h1 ^ code, 2654435761);
+    h2 = Math.imul(h2 ^ code, 1597334677);
+  }
+  if (pairs < text.length) {
+    const code = text.charCodeAt(pairs);
+    h1 = Math.imul(h1 ^ code, 2654435761);
+    h2 = Math.imul(h2 ^ code, 1597334677);
+  }
+  h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507) ^ Math.imul(h2 ^ (h2 >>> 13), 3266489909);
+  h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507) ^ Math.imul(h1 ^ (h1 >>> 13), 3266489909);
+  into[2 * index] = (h2 | 0x80000000) >>> 0;
+  into[2 * index + 1] = h1 >>> 0;
 }

@@ -1,5 +1,5 @@
 import type { ParsedUrl } from '../types.js';
-import { StringHashSet } from './hash-set.js';
+import { hashInto, StringHashSet } from './hash-set.js';
 import { pageKey } from './page-key.js';
 
 /**
@@ -10,19 +10,39 @@ import { pageKey } from './page-key.js';
  */
 export class UrlExpander {
   private readonly seen = new StringHashSet();
+  // Scratch for `expandAll`: each URL of the step and its hash pair (sized on first use: most sitemaps are small).
+  private readonly urls: string[] = [];
+  private hashes = new Uint32Array(0);
 
   /** The URLs this entry adds, in document order. */
   expand(entry: ParsedUrl): string[] {
-    const seen = this.seen;
-    const out = seen.add(pageKey(entry.loc)) ? [entry.loc] : [];
-    for (const alternate of entry.alternates) {
-      if (seen.add(pageKey(alternate.href))) out.push(alternate.href);
-    }
+    const out: string[] = [];
+    this.expandAll([entry], out);
     return out;
   }
 
   /** Forgets every URL met, handing the dedupe set's memory on (the sitemap is read): the expander starts afresh. */
   clear(): void {
     this.seen.clear();
+  }
+
+  /**
+   * The URLs these entries add, in document order, pushed onto `out`. Every URL is hashed first, then all are
+   * probed in one loop: the set is too big to stay in cache, and independent probes let the misses overlap.
+   */
+  expandAll(entries: readonly ParsedUrl[], out: string[]): void {
+    const urls = this.urls;
+    for (const entry of entries) {
+      urls.push(entry.loc);
+      for (const alternate of entry.alternates) urls.push(alternate.href);
+    }
+    if (this.hashes.length < 2 * urls.length) this.hashes = new Uint32Array(4 * urls.length);
+    const hashes = this.hashes;
+    for (let i = 0; i < urls.length; i++) hashInto(pageKey(urls[i] as string), hashes, i);
+    const seen = this.seen;
+    for (let i = 0; i < urls.length; i++) {
+      if (seen.addHashed(hashes, i)) out.push(urls[i] as string);
+    }
+    urls.length = 0;
   }
 }

@@ -66,10 +66,12 @@ export interface SitemapReadSummary {
 }
 
 /**
- * Maps one parsed page to the items a walk emits for it (the entry itself, or its new URLs). `release`, when
- * given, is called once the read it was made for ends, to hand back what it held for that sitemap.
+ * Maps the pages of one parser step to the items a walk emits for them (each entry itself, or its new URLs),
+ * pushed onto `out` in document order: the reader's pending batch, so no array is built per page. A whole step
+ * at once, so the URL dedupe can hash all of it before probing. `release`, when given, is called once the read it
+ * was made for ends, to hand back what it held for that sitemap.
  */
-export type ItemMapper<T> = ((entry: ParsedUrl, ref: SitemapRef) => T[]) & { release?: () => void };
+export type ItemMapper<T> = ((entries: readonly ParsedUrl[], ref: SitemapRef, out: T[]) => void) & { release?: () => void };
 
 /** Counts, skips and cuts the parser's items for one sitemap; the limits of DESIGN are enforced here. */
 class ReadCursor<T> {
@@ -79,6 +81,8 @@ class ReadCursor<T> {
   full = false;
   readonly problems: ReportedError[] = [];
   private pending: T[] = [];
+  // The pages of the current parser step, mapped together.
+  private readonly pages: ParsedUrl[] = [];
 
   constructor(
     private readonly ref: SitemapRef,
@@ -95,35 +99,65 @@ class ReadCursor<T> {
   take(parsed: ParsedItem[]): Array<SitemapReadEvent<T>> {
     const events: Array<SitemapReadEvent<T>> = [];
     const refs: SitemapRef[] = [];
+    const pages = this.pages;
     for (const item of parsed) {
+      if (item.type === 'url') {
+        pages.push(item.entry);
+        continue;
+      }
+      this.takePages(events);
       if (this.full) break;
-      if (item.type === 'url') this.takeEntry(item.entry, events);
-      else this.takeChild(item.loc, item.lastmod, refs);
+      this.takeChild(item.loc, item.lastmod, refs);
     }
+    this.takePages(events);
     if (refs.length > 0) events.push({ type: 'children', refs });
     return events;
   }
 
   /** The last partial batch. */
   flush(): Array<SitemapReadEvent<T>> {
-    const rest = this.pending;
-    this.pending = [];
+    const rest = this.flushAll();
     return rest.length > 0 ? [{ type: 'items', items: rest }] : [];
   }
 
-  private takeEntry(entry: ParsedUrl, events: Array<SitemapReadEvent<T>>): void {
-    if (this.entries >= this.options.maxUrlsPerSitemap) {
-      this.full = true;
-      this.problem('too_many_urls', `more than ${this.options.maxUrlsPerSitemap} URLs: the first ${this.options.maxUrlsPerSitemap} kept`);
+  // Maps the pages gathered so far, up to maxUrlsPerSitemap, and cuts full batches.
+  private takePages(events: Array<SitemapReadEvent<T>>): void {
+    const pages = this.pages;
+    if (pages.length === 0 || this.full) {
+      pages.length = 0;
       return;
     }
-    this.entries += 1;
-    for (const item of this.context.mapItems(entry, this.ref)) {
-      this.items += 1;
-      if (this.items <= this.context.skip) continue;
-      this.pending.push(item);
-      if (this.pending.length >= this.context.batchSize) events.push(...this.flush());
+    const room = this.options.maxUrlsPerSitemap - this.entries;
+    const over = pages.length > room;
+    if (over) pages.length = room;
+    this.entries += pages.length;
+    const pending = this.pending;
+    const before = pending.length;
+    this.context.mapItems(pages, this.ref, pending);
+    pages.length = 0;
+    const added = pending.length - before;
+    this.items += added;
+    // On a retry, the first `skip` items were handed out by an earlier attempt.
+    const fresh = Math.min(added, this.items - this.context.skip);
+    if (fresh < added) pending.splice(before, added - Math.max(0, fresh));
+    while (this.pending.length >= this.context.batchSize) events.push(this.cut());
+    if (over) {
+      this.full = true;
+      this.problem('too_many_urls', `more than ${this.options.maxUrlsPerSitemap} URLs: the first ${this.options.maxUrlsPerSitemap} kept`);
     }
+  }
+
+  // One full batch off the front of the pending items.
+  private cut(): SitemapReadEvent<T> {
+    const size = this.context.batchSize;
+    if (this.pending.length === size) return { type: 'items', items: this.flushAll() };
+    return { type: 'items', items: this.pending.splice(0, size) };
+  }
+
+  private flushAll(): T[] {
+    const rest = this.pending;
+    this.pending = [];
+    return rest;
   }
 
   private takeChild(loc: string, lastmod: string | null, refs: SitemapRef[]): void {

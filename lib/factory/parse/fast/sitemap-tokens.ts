@@ -191,6 +191,7 @@ export class SitemapTokenStream {
     }
     this.laneMisses = 0;
     const handler = this.handler;
+    if (handler.plainUrl?.(m[1] ?? '', m[2], m[3], m[4]) === true) return PLAIN_ENTRY.lastIndex;
     this.openPlain(0);
     if (handler.collecting) return s.indexOf('<url>', pos) + 5;
     this.plainField(1, m[1]);

@@ -47,6 +47,29 @@ describe('transient failures are retried from the last URL handed out', () => {
     expect(released).toBe(2);
   });
 
+  it('a retry that resumes inside the URLs of one entry (a loc and its alternates) loses and repeats nothing', async () => {
+    let body = '';
+    let served = 0;
+    server = await startLoopbackServer((_request, response) => {
+      served += 1;
+      if (served > 1) return { body };
+      response.writeHead(200, { 'content-type': 'application/xml' });
+      response.write(body.slice(0, Math.floor(body.length * 0.6)));
+      setTimeout(() => response.socket?.destroy(), 50);
+      return 'handled';
+    });
+    // Three URLs an entry and batches of 250: the offset a retry resumes at falls inside an entry's URLs.
+    const pages = pageUrls(server.origin, 3000);
+    const entry = (loc: string) =>
+      `<url><loc>${loc}</loc>${['de', 'fr'].map((lang) => `<xhtml:link rel="alternate" hreflang="${lang}" href="${loc}?hl=${lang}"/>`).join('')}</url>`;
+    body = `<?xml version="1.0"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" xmlns:xhtml="http://www.w3.org/1999/xhtml">${pages.map(entry).join('\n')}</urlset>`;
+    const batches: string[][] = [];
+    for await (const batch of walkSitemap(server.url('/s.xml'), open)) batches.push(batch);
+    expect(batches.flat()).toEqual(pages.flatMap((loc) => [loc, `${loc}?hl=de`, `${loc}?hl=fr`]));
+    expect(Math.max(...batches.map((batch) => batch.length))).toBeLessThanOrEqual(1000);
+    expect(served).toBe(2);
+  });
+
   it('a 503 followed by a 200 is read once, completely', async () => {
     let served = 0;
     server = await startLoopbackServer(() => (++served === 1 ? { status: 503, body: 'busy' } : { body: urlsetXml(pageUrls('https://e.com', 3)) }));
