@@ -82,21 +82,32 @@ function giveSlots(slots: Uint32Array): void {
  */
 export function hashInto(text: string, into: Uint32Array, index: number): void {
   // cyrb53's two lanes kept as two 32-bit words, fed two UTF-16 units per step (half the multiplications).
-  let h1 = 0xdeadbeef ^ text.length;
-  let h2 = 0x41c6ce57 ^ text.length;
+  let h1 = LANE1_SEED ^ text.length;
+  let h2 = LANE2_SEED ^ text.length;
   const pairs = text.length & ~1;
   for (let i = 0; i < pairs; i += 2) {
     const code = text.charCodeAt(i) | (text.charCodeAt(i + 1) << 16);
-    h1 = Math.imul(h1 ^ code, 2654435761);
-    h2 = Math.imul(h2 ^ code, 1597334677);
+    h1 = Math.imul(h1 ^ code, LANE1);
+    h2 = Math.imul(h2 ^ code, LANE2);
   }
   if (pairs < text.length) {
     const code = text.charCodeAt(pairs);
-    h1 = Math.imul(h1 ^ code, 2654435761);
-    h2 = Math.imul(h2 ^ code, 1597334677);
+    h1 = Math.imul(h1 ^ code, LANE1);
+    h2 = Math.imul(h2 ^ code, LANE2);
   }
-  h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507) ^ Math.imul(h2 ^ (h2 >>> 13), 3266489909);
-  h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507) ^ Math.imul(h1 ^ (h1 >>> 13), 3266489909);
-  into[2 * index] = (h2 | 0x80000000) >>> 0;
-  into[2 * index + 1] = h1 >>> 0;
+  finishHash(h1, h2, into, index);
+}
+
+// hashInto's lanes, for a caller that feeds them itself while it reads the string for its own reasons
+// (hashPageKeyInto): it must give exactly hashInto's value.
+export const LANE1_SEED = 0xdeadbeef;
+export const LANE2_SEED = 0x41c6ce57;
+export const LANE1 = 2654435761;
+export const LANE2 = 1597334677;
+
+export function finishHash(h1: number, h2: number, into: Uint32Array, index: number): void {
+  const low = Math.imul(h1 ^ (h1 >>> 16), 2246822507) ^ Math.imul(h2 ^ (h2 >>> 13), 3266489909);
+  const high = Math.imul(h2 ^ (h2 >>> 16), 2246822507) ^ Math.imul(low ^ (low >>> 13), 3266489909);
+  into[2 * index] = (high | 0x80000000) >>> 0;
+  into[2 * index + 1] = low >>> 0;
 }

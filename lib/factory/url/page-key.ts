@@ -1,3 +1,5 @@
+import { finishHash, hashInto, LANE1, LANE1_SEED, LANE2, LANE2_SEED } from './hash-set.js';
+
 /**
  * The within-sitemap dedupe key of a page URL that already passed loc validation: the WHATWG-normalised
  * href for what matters here (scheme and host lower-cased, the default port and an empty port dropped, an
@@ -32,6 +34,101 @@ export function pageKey(loc: string): string {
   let origin = loc.slice(0, portAt === -1 ? authorityEnd : portAt).toLowerCase();
   if (portAt !== -1) origin += portSuffix(loc.slice(portAt + 1, authorityEnd), schemeEnd === 5);
   return origin + (noPath ? '/' : '') + loc.slice(authorityEnd, end);
+}
+
+/**
+ * Writes `hashInto(pageKey(urls[i]))` at index `i` of `into`, for every URL. A loc that is its own key (lower-case
+ * `http://` or `https://`, a plain host, an optional canonical port, a path, no fragment: the usual loc) is
+ * checked and hashed in one pass over a UTF-16 copy of the batch, and no key is built; any other goes through
+ * pageKey. The copy is one join and one native write: reading a typed array costs a fraction of `charCodeAt` on
+ * the sliced strings the parser hands out.
+ */
+export function hashPageKeys(urls: readonly string[], into: Uint32Array): void {
+  const text = urls.join('');
+  const units = text.length <= scratchUnits.length ? scratchUnits : unitsFor(text.length);
+  // Lossless: every UTF-16 unit, a lone surrogate too, is copied as is.
+  Buffer.from(units.buffer, units.byteOffset, units.byteLength).write(text, 0, 'utf16le');
+  let from = 0;
+  for (let i = 0; i < urls.length; i++) {
+    const loc = urls[i] as string;
+    if (!hashIfOwnKey(loc, units, from, into, i)) hashInto(pageKey(loc), into, i);
+    from += loc.length;
+  }
+}
+
+// The batch's units for hashPageKeys, kept for the next batch up to MAX_SCRATCH_UNITS (a parser step's URLs are
+// tens of KiB); a bigger batch gets its own array, left to the GC.
+const MAX_SCRATCH_UNITS = 256 * 1024;
+let scratchUnits = new Uint16Array(0);
+
+function unitsFor(length: number): Uint16Array {
+  if (length > MAX_SCRATCH_UNITS) return new Uint16Array(length);
+  scratchUnits = new Uint16Array(Math.min(2 * length, MAX_SCRATCH_UNITS));
+  return scratchUnits;
+}
+
+// hashInto(loc) when pageKey(loc) === loc by the checks below, else false (and `into` is left to the caller).
+// `loc` is at `units[from]`.
+function hashIfOwnKey(loc: string, units: Uint16Array, from: number, into: Uint32Array, index: number): boolean {
+  const length = loc.length;
+  const https = units[from + 4] === 0x73;
+  const start = https ? 8 : 7; // first authority unit
+  if (
+    length <= start || units[from] !== 0x68 || units[from + 1] !== 0x74 || units[from + 2] !== 0x74 ||
+    units[from + 3] !== 0x70 || units[from + start - 3] !== 0x3a || units[from + start - 2] !== 0x2f ||
+    units[from + start - 1] !== 0x2f || loc.indexOf('#', start) !== -1
+  ) {
+    return false;
+  }
+  const pairs = from + (length & ~1);
+  let h1 = LANE1_SEED ^ length;
+  let h2 = LANE2_SEED ^ length;
+  let portAt = -1;
+  let authorityEnd = -1;
+  let i = 0;
+  // Scheme and authority, two units a step like hashInto; each authority unit is checked as pageKey's scan would.
+  for (let at = from; at < pairs && authorityEnd === -1; at += 2, i += 2) {
+    const first = units[at] as number;
+    const second = units[at + 1] as number;
+    const code = first | (second << 16);
+    h1 = Math.imul(h1 ^ code, LANE1);
+    h2 = Math.imul(h2 ^ code, LANE2);
+    const afterFirst = i < start ? portAt : authorityStep(first, i, portAt);
+    const after = afterFirst < -1 || i + 1 < start ? afterFirst : authorityStep(second, i + 1, afterFirst);
+    if (after === REJECT) return false;
+    if (after !== END) portAt = after;
+    else if (afterFirst === END) authorityEnd = i;
+    else {
+      portAt = afterFirst; // a ':' just before the '/'
+      authorityEnd = i + 1;
+    }
+  }
+  if (authorityEnd === -1) return false;
+  if (portAt !== -1 && !isCanonicalPort(loc, portAt + 1, authorityEnd, https)) return false;
+  // The path and query: hashed only.
+  for (let at = from + i; at < pairs; at += 2) {
+    const code = (units[at] as number) | ((units[at + 1] as number) << 16);
+    h1 = Math.imul(h1 ^ code, LANE1);
+    h2 = Math.imul(h2 ^ code, LANE2);
+  }
+  if ((length & 1) === 1) {
+    const code = units[pairs] as number;
+    h1 = Math.imul(h1 ^ code, LANE1);
+    h2 = Math.imul(h2 ^ code, LANE2);
+  }
+  finishHash(h1, h2, into, index);
+  return true;
+}
+
+const END = -2;
+const REJECT = -3;
+
+// One authority unit at `at` as pageKey's scan reads it: the port position so far (-1: none), END at the '/'
+// that ends it, REJECT where pageKey would not give the loc back (upper case, '?', '#', a second ':', ...).
+function authorityStep(c: number, at: number, portAt: number): number {
+  if ((c >= 0x61 && c <= 0x7a) || (c >= 0x30 && c <= 0x39) || c === 0x2e || c === 0x2d) return portAt;
+  if (c === 0x2f) return END;
+  return c === 0x3a && portAt === -1 ? at : REJECT;
 }
 
 function hasUpper(text: string, from: number, to: number): boolean {

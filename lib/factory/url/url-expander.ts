@@ -1,6 +1,6 @@
 import type { ParsedUrl } from '../types.js';
-import { hashInto, StringHashSet } from './hash-set.js';
-import { pageKey } from './page-key.js';
+import { StringHashSet } from './hash-set.js';
+import { hashPageKeys } from './page-key.js';
 
 /**
  * Turns the entries of ONE sitemap into page URLs: the loc, then its hreflang alternates, each only the first
@@ -38,7 +38,7 @@ export class UrlExpander {
     }
     if (this.hashes.length < 2 * urls.length) this.hashes = new Uint32Array(4 * urls.length);
     const hashes = this.hashes;
-    for (let i = 0; i < urls.length; i++) hashInto(pageKey(urls[i] as string), hashes, i);
+    hashPageKeys(urls, hashes);
     const seen = this.seen;
     for (let i = 0; i < urls.length; i++) {
       if (seen.addHashed(hashes, i)) out.push(urls[i] as string);

@@ -1,6 +1,8 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { hashInto } from '../hash-set.js';
 import type { Alternate, ParsedUrl } from '../../types.js';
-import { pageKey } from '../page-key.js';
+import { hashPageKeys, pageKey } from '../page-key.js';
 import { UrlExpander } from '../url-expander.js';
 
 function entry(loc: string, alternates: Alternate[] = []): ParsedUrl {
@@ -81,5 +83,71 @@ describe('pageKey', () => {
       whatwg.hash = '';
       expect(pageKey(loc)).toBe(whatwg.href);
     }
+  });
+});
+
+describe('hashPageKeys', () => {
+  // Each URL must get exactly hashInto(pageKey(url)), whether the one-pass path or pageKey hashed it: the set
+  // compares hashes, so any difference would be a missed or a false duplicate.
+  const viaPageKey = (urls: string[]): Uint32Array => {
+    const into = new Uint32Array(2 * urls.length);
+    urls.forEach((url, i) => hashInto(pageKey(url), into, i));
+    return into;
+  };
+  const viaBatch = (urls: string[]): Uint32Array => {
+    const into = new Uint32Array(2 * urls.length);
+    hashPageKeys(urls, into);
+    return into;
+  };
+
+  it('gives each URL the hash of its page key, on both paths and at every length parity', () => {
+    const urls = [
+      'https://shop.example.com/catalog/c001/products/item-0000000-blue-widget.html',
+      'https://shop.example.com/catalog/c001/products/item-0000000-blue-widget.htm',
+      'http://127.0.0.1:8080/a',
+      'http://127.0.0.1:8080/ab',
+      'https://example.com:443/x',
+      'https://example.com:0443/x',
+      'https://example.com:/x',
+      'https://:/',
+      'https://ab:/x',
+      'https://a.b:1:2/x',
+      'HTTP://Example.com/x',
+      'https://Example.com/x',
+      'https://example.com/x#frag',
+      'https://example.com?q',
+      'https://example.com',
+      'https://e',
+      'https:///x',
+      'http://',
+      'http',
+      'https://user@example.com/x',
+      'https://[::1]/x',
+      'https://example.com/bücher/\u00e9\ud800\udc00\ud800',
+      'ftp://example.com/x',
+      'httpx://example.com/x',
+    ];
+    expect(viaBatch(urls)).toEqual(viaPageKey(urls));
+    for (const url of urls) expect(viaBatch([url])).toEqual(viaPageKey([url]));
+  });
+
+  it('hashes a batch bigger than the kept scratch, and a small one after it, the same way', () => {
+    const big = Array.from({ length: 5000 }, (_, i) => `https://shop.example.com/catalog/item-${i}-blue-widget.html`);
+    expect(viaBatch(big)).toEqual(viaPageKey(big));
+    expect(viaBatch(big.slice(0, 7))).toEqual(viaPageKey(big.slice(0, 7)));
+  });
+
+  it('matches hashInto(pageKey) on generated URLs in batches (property)', () => {
+    const host = fc.stringMatching(/^[a-zA-Z0-9.-]{0,12}(:[0-9]{0,6})?$/);
+    const rest = fc.stringMatching(/^[/?#]?[a-zA-Z0-9/?#%.:\u00e9-]{0,20}$/);
+    const url = fc
+      .tuple(fc.constantFrom('http://', 'https://', 'HTTPS://', 'http:/', ''), host, rest)
+      .map(([scheme, authority, tail]) => scheme + authority + tail);
+    fc.assert(
+      fc.property(fc.array(url, { maxLength: 40 }), (urls) => {
+        expect(viaBatch(urls)).toEqual(viaPageKey(urls));
+      }),
+      { numRuns: 500 },
+    );
   });
 });
