@@ -88,6 +88,10 @@ export async function startLocalApiServer(apiDir: string, listen: { host: string
       .finally(() => running.delete(served));
     running.add(served);
   });
+  // An idle keep-alive socket must outlive the client's own idle timeout (undici's is a few seconds, a proxy's a
+  // minute): a server that closes it first races the client's next request on it, which then fails with ECONNRESET.
+  server.keepAliveTimeout = 65_000;
+  server.headersTimeout = 66_000;
   await new Promise<void>((ready, fail) => {
     server.once('error', fail);
     server.listen(listen.port, listen.host, () => {
