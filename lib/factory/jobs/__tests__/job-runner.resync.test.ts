@@ -43,21 +43,40 @@ const stores: Array<[string, () => Promise<JobStore>]> = [
   ['redis', () => connectRedisJobStore(redis.url, { ttlMs: 60_000 })],
 ];
 
+const RUN = { ...LOOPBACK, ...QUICK, budgetMs: 5_000 };
+
+/** What a first job leaves for the tests: the site (version 1, changeable), the store and the finished job's id. */
+interface FirstRun {
+  state: { version: number };
+  site: LoopbackServer;
+  store: JobStore;
+  firstJobId: string;
+}
+
+/** Runs a first job on a fresh site and store to its end, then `body`; closes both whatever happens. */
+async function afterFirstRun(open: () => Promise<JobStore>, body: (run: FirstRun) => Promise<void>): Promise<void> {
+  const state = { version: 1 };
+  const site = await changingSite(state);
+  const store = await open();
+  try {
+    const first = await createJob(store, { rootUrl: site.url('/index.xml'), options: LOOPBACK });
+    await runToEnd(store, first.jobId, RUN);
+    await body({ state, site, store, firstJobId: first.jobId });
+  } finally {
+    await store.close();
+    await site.close();
+  }
+}
+
 describe.each(stores)('a job re-synced from a previous job (%s store)', (_name, open) => {
-  it('reads only changed sitemaps, records the others unchanged, and keeps validators for the next job', async () => {
-    const state = { version: 1 };
-    const site = await changingSite(state);
-    const store = await open();
-    try {
-      const run = { ...LOOPBACK, ...QUICK, budgetMs: 5_000 };
-      const first = await createJob(store, { rootUrl: site.url('/index.xml'), options: LOOPBACK });
-      await runToEnd(store, first.jobId, run);
-      expect((await allShardUrls(store, first.jobId)).sort()).toEqual([...pagesOf(site.origin, 'a', 3), ...pagesOf(site.origin, 'b1', 3), ...pagesOf(site.origin, 'c', 3)].sort());
-      expect(Object.keys((await store.readResync(first.jobId)).validators)).toHaveLength(3);
+  it('reads only changed sitemaps, records the others unchanged, and keeps validators for the next job', () =>
+    afterFirstRun(open, async ({ state, site, store, firstJobId }) => {
+      expect((await allShardUrls(store, firstJobId)).sort()).toEqual([...pagesOf(site.origin, 'a', 3), ...pagesOf(site.origin, 'b1', 3), ...pagesOf(site.origin, 'c', 3)].sort());
+      expect(Object.keys((await store.readResync(firstJobId)).validators)).toHaveLength(3);
 
       state.version = 2;
-      const second = await createJob(store, { rootUrl: site.url('/index.xml'), options: LOOPBACK, previousJobId: first.jobId });
-      const { status } = await runToEnd(store, second.jobId, run);
+      const second = await createJob(store, { rootUrl: site.url('/index.xml'), options: LOOPBACK, previousJobId: firstJobId });
+      const { status } = await runToEnd(store, second.jobId, RUN);
       expect(status).toMatchObject({ state: 'done', sitemapsDone: 4, errors: [] });
       expect((await allShardUrls(store, second.jobId)).sort()).toEqual(pagesOf(site.origin, 'b2', 3));
       expect(site.hits('/a.xml')).toBe(1);
@@ -68,36 +87,22 @@ describe.each(stores)('a job re-synced from a previous job (%s store)', (_name, 
 
       // A third job chained on the second skips what the second found unchanged, too.
       const third = await createJob(store, { rootUrl: site.url('/index.xml'), options: LOOPBACK, previousJobId: second.jobId });
-      await runToEnd(store, third.jobId, run);
+      await runToEnd(store, third.jobId, RUN);
       expect(site.hits('/a.xml')).toBe(1);
       expect(site.hits('/b.xml')).toBe(2);
       expect(await allShardUrls(store, third.jobId)).toEqual([]);
-    } finally {
-      await store.close();
-      await site.close();
-    }
-  });
+    }));
 
-  it('takes the previous validators inline (as the inventory gives them) just as from a previous job', async () => {
-    const state = { version: 1 };
-    const site = await changingSite(state);
-    const store = await open();
-    try {
-      const run = { ...LOOPBACK, ...QUICK, budgetMs: 5_000 };
-      const first = await createJob(store, { rootUrl: site.url('/index.xml'), options: LOOPBACK });
-      await runToEnd(store, first.jobId, run);
-      const { validators } = await store.readResync(first.jobId);
+  it('takes the previous validators inline (as the inventory gives them) just as from a previous job', () =>
+    afterFirstRun(open, async ({ state, site, store, firstJobId }) => {
+      const { validators } = await store.readResync(firstJobId);
       state.version = 2;
       const second = await createJob(store, { rootUrl: site.url('/index.xml'), options: LOOPBACK, previous: validators });
-      await runToEnd(store, second.jobId, run);
+      await runToEnd(store, second.jobId, RUN);
       expect((await allShardUrls(store, second.jobId)).sort()).toEqual(pagesOf(site.origin, 'b2', 3));
       expect((await store.getMeta(second.jobId)).previousSitemaps).toBe(3);
-      await expect(createJob(store, { rootUrl: site.url('/index.xml'), options: LOOPBACK, previous: validators, previousJobId: first.jobId })).rejects.toMatchObject({ kind: 'bad_request' });
-    } finally {
-      await store.close();
-      await site.close();
-    }
-  });
+      await expect(createJob(store, { rootUrl: site.url('/index.xml'), options: LOOPBACK, previous: validators, previousJobId: firstJobId })).rejects.toMatchObject({ kind: 'bad_request' });
+    }));
 
   it('refuses an unknown previous job at creation (not_found)', async () => {
     const store = await open();
