@@ -12,23 +12,29 @@ const open = { net: { allowPrivate: true } };
 let server: LoopbackServer | null = null;
 afterEach(async () => server?.close());
 
+/** A server whose first answer is 60% of `document(origin)`, then a cut socket; later answers are whole. */
+async function startCutOnce(document: (origin: string) => string): Promise<LoopbackServer & { served: () => number }> {
+  let body = '';
+  let served = 0;
+  const site = await startLoopbackServer((_request, response) => {
+    served += 1;
+    if (served > 1) return { body };
+    response.writeHead(200, { 'content-type': 'application/xml' });
+    response.write(body.slice(0, Math.floor(body.length * 0.6)));
+    setTimeout(() => response.socket?.destroy(), 50);
+    return 'handled';
+  });
+  body = document(site.origin);
+  return Object.assign(site, { served: () => served });
+}
+
 describe('transient failures are retried from the last URL handed out', () => {
   it('a connection dropped mid-body loses and repeats nothing', async () => {
-    let body = '';
-    let served = 0;
-    server = await startLoopbackServer((_request, response) => {
-      served += 1;
-      if (served > 1) return { body };
-      // First answer: 60% of the document, then the socket is cut.
-      response.writeHead(200, { 'content-type': 'application/xml' });
-      response.write(body.slice(0, Math.floor(body.length * 0.6)));
-      setTimeout(() => response.socket?.destroy(), 50);
-      return 'handled';
-    });
-    body = urlsetXml(pageUrls(server.origin, 5000));
-    const urls = await collect(walkSitemap(server.url('/s.xml'), open));
-    expect(urls).toEqual(pageUrls(server.origin, 5000));
-    expect(served).toBe(2);
+    const site = await startCutOnce((origin) => urlsetXml(pageUrls(origin, 5000)));
+    server = site;
+    const urls = await collect(walkSitemap(site.url('/s.xml'), open));
+    expect(urls).toEqual(pageUrls(site.origin, 5000));
+    expect(site.served()).toBe(2);
   });
 
   it('the mapper of each attempt is released once its read ends, failed or not', async () => {
@@ -48,26 +54,19 @@ describe('transient failures are retried from the last URL handed out', () => {
   });
 
   it('a retry that resumes inside the URLs of one entry (a loc and its alternates) loses and repeats nothing', async () => {
-    let body = '';
-    let served = 0;
-    server = await startLoopbackServer((_request, response) => {
-      served += 1;
-      if (served > 1) return { body };
-      response.writeHead(200, { 'content-type': 'application/xml' });
-      response.write(body.slice(0, Math.floor(body.length * 0.6)));
-      setTimeout(() => response.socket?.destroy(), 50);
-      return 'handled';
-    });
     // Three URLs an entry and batches of 250: the offset a retry resumes at falls inside an entry's URLs.
-    const pages = pageUrls(server.origin, 3000);
     const entry = (loc: string) =>
       `<url><loc>${loc}</loc>${['de', 'fr'].map((lang) => `<xhtml:link rel="alternate" hreflang="${lang}" href="${loc}?hl=${lang}"/>`).join('')}</url>`;
-    body = `<?xml version="1.0"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" xmlns:xhtml="http://www.w3.org/1999/xhtml">${pages.map(entry).join('\n')}</urlset>`;
+    const document = (origin: string) =>
+      `<?xml version="1.0"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" xmlns:xhtml="http://www.w3.org/1999/xhtml">${pageUrls(origin, 3000).map(entry).join('\n')}</urlset>`;
+    const site = await startCutOnce(document);
+    server = site;
+    const pages = pageUrls(site.origin, 3000);
     const batches: string[][] = [];
-    for await (const batch of walkSitemap(server.url('/s.xml'), open)) batches.push(batch);
+    for await (const batch of walkSitemap(site.url('/s.xml'), open)) batches.push(batch);
     expect(batches.flat()).toEqual(pages.flatMap((loc) => [loc, `${loc}?hl=de`, `${loc}?hl=fr`]));
     expect(Math.max(...batches.map((batch) => batch.length))).toBeLessThanOrEqual(1000);
-    expect(served).toBe(2);
+    expect(site.served()).toBe(2);
   });
 
   it('a 503 followed by a 200 is read once, completely', async () => {
