@@ -77,4 +77,26 @@ describe('the sitemap tokenizer against the general one', () => {
       expect(observe(bytes, sizes, 'fast')).toBe(observe(bytes, sizes, 'general'));
     }
   });
+
+  it('completes a token cut at a chunk end whatever its length: inside the joint to the next chunk, past it, past the tail limit', () => {
+    const plain = (i: number) => `<url><loc>https://example.com/${i}</loc><lastmod>2024-01-0${1 + (i % 9)}</lastmod></url>\n`;
+    // Entries inside the comment: a comment read from anywhere but its start would show them.
+    const comment = (length: number) => `<!--${'<url><loc>https://example.com/hidden</loc></url>'.repeat(length / 50)}-->`;
+    const tokens = [comment(3_000), `<url><loc><![CDATA[https://example.com/${'p'.repeat(9_000)}]]></loc></url>`, comment(10_000), comment(20_000)];
+    const body = tokens.map((token, i) => Array.from({ length: 40 }, (_, k) => plain(100 * i + k)).join('') + token).join('') + plain(999);
+    const text = `<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">${body}</urlset>`;
+    const bytes = new TextEncoder().encode(text);
+    const cuts = tokens.flatMap((token) => {
+      const at = text.indexOf(token);
+      return [at + 1, at + 100, at + 2_000, at + 4_000, at + token.length - 5];
+    });
+    for (const cut of cuts) {
+      // One cut inside the long token, the rest in big chunks (a network read) or in 9 KiB ones (just past the joint).
+      for (const size of [64 * 1024, 9_000]) {
+        const rest = bytes.length - cut;
+        const sizes = [cut, ...Array.from({ length: Math.ceil(rest / size) }, (_, k) => Math.min(size, rest - k * size))];
+        expect(observe(bytes, sizes, 'fast'), `cut at ${cut}, then ${size}`).toBe(observe(bytes, sizes, 'general'));
+      }
+    }
+  });
 });

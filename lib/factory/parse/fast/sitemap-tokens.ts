@@ -13,6 +13,8 @@ export const MAX_FAST_TAIL_CHARS = 4_096;
  */
 const PLAIN_ENTRY =
   /[ \t\r\n]*<url>[ \t\r\n]*<loc>([^<&]*)<\/loc>[ \t\r\n]*(?:<lastmod>([^<&]*)<\/lastmod>[ \t\r\n]*)?(?:<changefreq>([^<&]*)<\/changefreq>[ \t\r\n]*)?(?:<priority>([^<&]*)<\/priority>[ \t\r\n]*)?<\/url>/y;
+/** Chars of a new chunk joined to the token cut at the last one's end: enough to complete any token the tail may hold. */
+const BRIDGE_CHARS = 2 * MAX_FAST_TAIL_CHARS;
 const PLAIN_NAMES: readonly string[] = ['url', 'loc', 'lastmod', 'changefreq', 'priority'];
 const MAX_LANE_MISSES = 4;
 
@@ -127,9 +129,24 @@ export class SitemapTokenStream {
 
   /** Tokenizes one chunk; returns null when it was handled, else the text the general tokenizer must read from here on. */
   write(text: string): string | null {
-    const s = this.tail === '' ? text : this.tail + text;
+    const tail = this.tail;
+    if (tail === '') return this.finish(text, this.scan(text, 0, text.length));
     this.tail = '';
-    const stop = this.scan(s);
+    // The token cut at the last chunk's end is completed on a small joint, so the chunk is then scanned as it
+    // came: `tail + text` would be flattened into a copy of the whole chunk by the first search in it.
+    const bridge = Math.min(text.length, BRIDGE_CHARS);
+    const joint = tail + text.slice(0, bridge);
+    const stop = this.scan(joint, 0, tail.length);
+    if (this.stopped) return joint.slice(stop) + text.slice(bridge);
+    if (stop >= tail.length) return this.finish(text, this.scan(text, stop - tail.length, text.length));
+    if (bridge === text.length) return this.finish(joint, stop);
+    // A token longer than the joint (rare): read the two as one string.
+    const whole = tail + text;
+    return this.finish(whole, this.scan(whole, stop, whole.length));
+  }
+
+  // After scanning `s` up to `stop`: done, an incomplete token kept for the next chunk, or the general tokenizer's text.
+  private finish(s: string, stop: number): string | null {
     if (stop === s.length) return null;
     if (!this.stopped && s.length - stop <= MAX_FAST_TAIL_CHARS) {
       this.tail = s.slice(stop);
@@ -145,14 +162,15 @@ export class SitemapTokenStream {
     return tail;
   }
 
-  // Returns where scanning stopped: s.length when all was read, else the start of an incomplete
-  // token (kept for the next chunk) or, with `stopped` set, of one the general tokenizer must read.
-  private scan(s: string): number {
+  // Scans `s` from `from` (a token boundary) until a token ends at or past `until`. Returns where it stopped: that
+  // boundary, s.length when all was read, else the start of an incomplete token (kept for the next chunk) or, with
+  // `stopped` set, of one the general tokenizer must read.
+  private scan(s: string, from: number, until: number): number {
     const handler = this.handler;
-    this.nextAmp = s.indexOf('&');
+    this.nextAmp = s.indexOf('&', from);
     this.nextCommentBang = NOT_SEARCHED;
-    let pos = 0;
-    for (;;) {
+    let pos = from;
+    while (pos < until) {
       if (this.laneMisses < MAX_LANE_MISSES && !handler.collecting && this.names.length === 1 && !this.openEmitted) {
         const after = this.plainEntry(s, pos);
         if (after !== -1) {
@@ -174,6 +192,7 @@ export class SitemapTokenStream {
       }
       pos = next;
     }
+    return pos;
   }
 
   /**
