@@ -59,21 +59,37 @@ export class StringHashSet {
 }
 
 const INITIAL_WORDS = 2 * 1024;
-/** Spare slot arrays kept of each length: a few concurrent sitemaps' worth, at most ~2 MiB a length-chain each. */
-const SPARES_PER_LENGTH = 4;
+/**
+ * Bytes of spare slot arrays kept: every array of 8 sitemaps of 50,000 URLs in flight at once (2 MiB each, with
+ * the smaller ones a set outgrew). A cap per length was not enough: children of one size, read side by side,
+ * grow in step, so all 8 hand back arrays of one length at once; with 4 kept per length, half of every
+ * generation's arrays (~8 MiB) were dropped, waited for a full GC as promoted ArrayBuffers, and were allocated
+ * again, ~100 MiB over 5,000,000 URLs.
+ */
+export const MAX_SPARE_BYTES = 16 * 1024 * 1024;
 // Slot arrays of grown or cleared sets, by length. A set reaches 1 MiB at 50,000 URLs and lives as long as its
-// sitemap, so V8 promotes it; left to the GC, each finished sitemap's arrays (2 MiB with the smaller ones it
-// outgrew) would wait for a full collection, and at 5,000,000 URLs that was ~60 MiB of dead ArrayBuffers in RSS.
+// sitemap, so V8 promotes it; left to the GC, each finished sitemap's arrays would wait for a full collection.
 const spares = new Map<number, Uint32Array[]>();
+let spareBytes = 0;
 
 function takeSlots(words: number): Uint32Array {
-  return spares.get(words)?.pop()?.fill(0) ?? new Uint32Array(words);
+  const spare = spares.get(words)?.pop();
+  if (spare === undefined) return new Uint32Array(words);
+  spareBytes -= spare.byteLength;
+  return spare.fill(0);
 }
 
 function giveSlots(slots: Uint32Array): void {
+  if (spareBytes + slots.byteLength > MAX_SPARE_BYTES) return;
+  spareBytes += slots.byteLength;
   const list = spares.get(slots.length);
   if (list === undefined) spares.set(slots.length, [slots]);
-  else if (list.length < SPARES_PER_LENGTH) list.push(slots);
+  else list.push(slots);
+}
+
+/** Bytes of slot arrays kept for reuse (for tests and diagnosis). */
+export function spareSlotBytes(): number {
+  return spareBytes;
 }
 
 /**

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { StringHashSet } from '../hash-set.js';
+import { MAX_SPARE_BYTES, StringHashSet, spareSlotBytes } from '../hash-set.js';
 
 const words = (count: number, tag: string) => Array.from({ length: count }, (_, i) => `https://example.com/${tag}/${i}`);
 
@@ -19,5 +19,26 @@ describe('StringHashSet', () => {
     expect(words(5000, 'b').map((word) => second.add(word)).every(Boolean)).toBe(true);
     expect(words(5000, 'b').map((word) => first.add(word)).every(Boolean)).toBe(true);
     expect(first.add('https://example.com/b/0')).toBe(false);
+  });
+
+  it('keeps every array of 8 sitemaps of 50,000 URLs read side by side for the next ones, and never more than its cap', () => {
+    const grow = (count: number, tag: string) => {
+      const sets = Array.from({ length: count }, () => new StringHashSet());
+      // In step, as children of one size read side by side: every set hands back an array of one length at once.
+      for (let i = 0; i < 50_000; i++) for (let k = 0; k < count; k++) sets[k]?.add(`https://example.com/${tag}${k}/${i}`);
+      return sets;
+    };
+    const before = spareSlotBytes();
+    const first = grow(8, 'first');
+    for (const set of first) set.clear();
+    // Each set's 1 MiB and 512 KiB arrays at least (a cap of 4 per length kept half of them).
+    const kept = spareSlotBytes();
+    expect(kept - before).toBeGreaterThanOrEqual(8 * 1.5 * 1024 * 1024);
+    // The next 8 grow on those arrays: each ends holding one of the 1 MiB ones and hands the smaller back
+    // (give or take the 8 KiB first arrays the cleared sets took).
+    const second = grow(8, 'second');
+    expect(Math.abs(spareSlotBytes() - (kept - 8 * 1024 * 1024))).toBeLessThanOrEqual(8 * 8 * 1024);
+    for (const set of [...second, ...grow(4, 'third')]) set.clear();
+    expect(spareSlotBytes()).toBeLessThanOrEqual(MAX_SPARE_BYTES);
   });
 });
