@@ -20,6 +20,13 @@ export type SitemapReadEvent<T> =
 export interface ReadSitemapContext {
   skip: number;
   batchSize: number;
+  /**
+   * Hand out what a parser step left under `batchSize` at the step's end (the walk, which re-batches) instead of
+   * holding it for the next step (jobs, whose events are exact shards). Held items pin the chunk text their
+   * strings are sliced from until the sitemap's next chunk is parsed, and with 8 sitemaps in flight that often
+   * outlived two young-generation collections: V8 promoted chunks to the old space as garbage-to-be.
+   */
+  handOutEachStep?: boolean;
   signal?: AbortSignal;
 }
 
@@ -110,6 +117,7 @@ class ReadCursor<T> {
       this.takeChild(item.loc, item.lastmod, refs);
     }
     this.takePages(events);
+    if (this.context.handOutEachStep === true && this.pending.length > 0) events.push({ type: 'items', items: this.flushAll() });
     if (refs.length > 0) events.push({ type: 'children', refs });
     return events;
   }

@@ -190,6 +190,7 @@ export class SitemapWalk<T> {
     const iterator = readSitemap(ref, this.options, {
       skip: resume.emitted,
       batchSize: READER_STEP,
+      handOutEachStep: true,
       createMapper: this.setup.createMapper,
       signal: this.signal,
       previous: this.previousOf(ref),
