@@ -1,4 +1,5 @@
 import { parseArgs } from 'node:util';
+import { BENCH_WIRES, type BenchWire } from '../../lib/demo/bench-tree.js';
 import type { ResyncShape } from '../resync/run.js';
 
 /** The walkers compared. */
@@ -11,6 +12,8 @@ export interface Scenario {
   name: string;
   children: number;
   perChild: number;
+  /** How the tree's children travel (`--wire`); the name says so when it is not the benchmark's mixed tree. */
+  wire: BenchWire;
   contenders: ContenderName[];
   runs: number;
   /** Fewer runs for a slow contender, so a full bench stays near ten minutes on two cores. */
@@ -42,16 +45,16 @@ export interface BenchConfig {
 export const MANY_SITEMAPS = 'many-sitemaps';
 
 const FULL: Scenario[] = [
-  { name: '1M', children: 20, perChild: 50_000, contenders: ['engine', 'crawlee', 'sitemapper', 'scanner'], runs: 3 },
+  { name: '1M', children: 20, perChild: 50_000, wire: 'mixed', contenders: ['engine', 'crawlee', 'sitemapper', 'scanner'], runs: 3 },
   // sitemapper keeps every URL in one array (about 720 MiB at 1M): at 5M it shows nothing new, slowly.
   // crawlee walks 5M once (over a minute a run): enough to show whether its memory grows.
-  { name: '5M', children: 100, perChild: 50_000, contenders: ['engine', 'crawlee', 'scanner'], runs: 3, runsOf: { crawlee: 1, scanner: 1 } },
+  { name: '5M', children: 100, perChild: 50_000, wire: 'mixed', contenders: ['engine', 'crawlee', 'scanner'], runs: 3, runsOf: { crawlee: 1, scanner: 1 } },
 ];
 
 // Same shapes at a tenth of the size: a smoke test of the whole harness in well under a minute.
 const QUICK: Scenario[] = [
-  { name: '100k', children: 4, perChild: 25_000, contenders: ['engine', 'crawlee', 'sitemapper', 'scanner'], runs: 1 },
-  { name: '500k', children: 20, perChild: 25_000, contenders: ['engine', 'crawlee'], runs: 1 },
+  { name: '100k', children: 4, perChild: 25_000, wire: 'mixed', contenders: ['engine', 'crawlee', 'sitemapper', 'scanner'], runs: 1 },
+  { name: '500k', children: 20, perChild: 25_000, wire: 'mixed', contenders: ['engine', 'crawlee'], runs: 1 },
 ];
 
 // The 1M tree in 200 children of 5,000 (the same entries and encodings as the 1M scenario's), so 1% is 2 children.
@@ -87,21 +90,28 @@ function parseTrees(trees: string | undefined, scenarios: Scenario[]): Set<strin
   return new Set(names);
 }
 
+function parseWire(wire: string | undefined): BenchWire {
+  const value = (wire ?? 'mixed') as BenchWire;
+  if (!BENCH_WIRES.includes(value)) throw new Error(`--wire must be one of ${BENCH_WIRES.join(', ')}: ${wire}`);
+  return value;
+}
+
 /**
- * Reads `--quick`, `--only engine[,crawlee][,many-sitemaps][,resync]`, `--trees 1M[,5M]`, `--runs N` and `--out FILE`
- * (default .tmp/bench/) and `--save` (rewrites bench/results/).
+ * Reads `--quick`, `--only engine[,crawlee][,many-sitemaps][,resync]`, `--trees 1M[,5M]`, `--wire mixed|plain|gzip`,
+ * `--runs N` and `--out FILE` (default .tmp/bench/) and `--save` (rewrites bench/results/).
  */
 export function readConfig(argv: string[]): BenchConfig {
-  const options = { quick: { type: 'boolean' }, only: { type: 'string' }, trees: { type: 'string' }, runs: { type: 'string' }, out: { type: 'string' }, save: { type: 'boolean' } } as const;
+  const options = { quick: { type: 'boolean' }, only: { type: 'string' }, trees: { type: 'string' }, runs: { type: 'string' }, out: { type: 'string' }, save: { type: 'boolean' }, wire: { type: 'string' } } as const;
   const { values } = parseArgs({ args: argv, options });
   const quick = values.quick ?? false;
   const only = parseOnly(values.only);
   const runs = values.runs === undefined ? null : Number(values.runs);
   if (runs !== null && !(Number.isInteger(runs) && runs > 0)) throw new Error(`--runs must be a positive integer: ${values.runs}`);
   const trees = parseTrees(values.trees, quick ? QUICK : FULL);
+  const wire = parseWire(values.wire);
   const scenarios = (quick ? QUICK : FULL)
     .filter((s) => trees === null || trees.has(s.name))
-    .map((s) => ({ ...s, runs: runs ?? s.runs, contenders: s.contenders.filter((c) => only === null || only.contenders.includes(c)) }))
+    .map((s) => ({ ...s, name: wire === 'mixed' ? s.name : `${s.name} ${wire}`, wire, runs: runs ?? s.runs, contenders: s.contenders.filter((c) => only === null || only.contenders.includes(c)) }))
     .filter((s) => s.contenders.length > 0);
   const manySitemaps = only === null || only.manySitemaps ? (quick ? 10_000 : 50_000) : null;
   const resync = only === null || only.resync ? (quick ? RESYNC_QUICK : RESYNC_FULL) : null;

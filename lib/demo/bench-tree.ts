@@ -17,7 +17,13 @@ export interface BenchTreeOptions {
   /** Bytes of encoded children the server may keep; the rest is generated per request. Default: a quarter of free memory, at most 2 GiB. */
   cacheBudgetBytes?: number;
   port?: number;
+  /** How children travel: `mixed` (the benchmark's tree, see benchChildEncoding), all `plain`, or all `gzip` (Content-Encoding). */
+  wire?: BenchWire;
 }
+
+/** The encodings of a tree's children: the benchmark's rotation, or one for all (to see each path's cost alone). */
+export type BenchWire = 'mixed' | 'plain' | 'gzip';
+export const BENCH_WIRES: readonly BenchWire[] = ['mixed', 'plain', 'gzip'];
 
 /** A running benchmark tree. */
 export type BenchTree = LoopbackServer & { indexUrl: string; expectedUrls: number; cachedChildren: number };
@@ -28,14 +34,16 @@ const COLOURS = ['blue', 'red', 'green', 'black', 'white', 'silver', 'amber'];
 const NOUNS = ['widget', 'gadget', 'lamp', 'chair', 'kettle', 'jacket', 'backpack', 'sneaker'];
 const CHUNK_ENTRIES = 1_000;
 
-/** How child `i` travels: a third `.xml.gz`, a third plain XML with `Content-Encoding: gzip`, a third plain. */
-export function benchChildEncoding(i: number): WireEncoding {
+/** How child `i` travels: mixed, a third `.xml.gz`, a third plain XML with `Content-Encoding: gzip`, a third plain. */
+export function benchChildEncoding(i: number, wire: BenchWire = 'mixed'): WireEncoding {
+  if (wire === 'plain') return 'plain';
+  if (wire === 'gzip') return 'content-encoding';
   return ROTATION[i % ROTATION.length] ?? 'plain';
 }
 
 /** Path of child `i`. */
-export function benchChildPath(i: number): string {
-  return `/bench/child-${String(i).padStart(3, '0')}.xml${benchChildEncoding(i) === 'gzip-file' ? '.gz' : ''}`;
+export function benchChildPath(i: number, wire: BenchWire = 'mixed'): string {
+  return `/bench/child-${String(i).padStart(3, '0')}.xml${benchChildEncoding(i, wire) === 'gzip-file' ? '.gz' : ''}`;
 }
 
 /** Entry `i` of child `child`: loc, lastmod, changefreq and priority, pretty-printed, about 220 bytes like a real shop's. */
@@ -59,47 +67,48 @@ export function* benchChildChunks(origin: string, child: number, perChild: numbe
 }
 
 /** The index listing every child. */
-export function benchIndexText(origin: string, children: number): string {
-  const items = Array.from({ length: children }, (_, i) => `  <sitemap><loc>${origin}${benchChildPath(i)}</loc><lastmod>2024-06-01</lastmod></sitemap>\n`);
+export function benchIndexText(origin: string, children: number, wire: BenchWire = 'mixed'): string {
+  const items = Array.from({ length: children }, (_, i) => `  <sitemap><loc>${origin}${benchChildPath(i, wire)}</loc><lastmod>2024-06-01</lastmod></sitemap>\n`);
   return `<?xml version="1.0" encoding="UTF-8"?>\n<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${items.join('')}</sitemapindex>\n`;
 }
 
 /** Child `child` encoded for the wire, whole (what the cache keeps). */
-export async function encodeBenchChild(origin: string, child: number, perChild: number): Promise<Buffer> {
+export async function encodeBenchChild(origin: string, child: number, perChild: number, wire: BenchWire = 'mixed'): Promise<Buffer> {
   // Chunk by chunk: flattening one 11 MB rope string costs ten times more than the generation itself.
   const text = Buffer.concat(Array.from(benchChildChunks(origin, child, perChild), (chunk) => Buffer.from(chunk, 'utf8')));
-  return isGzippedOnWire(benchChildEncoding(child)) ? gzipAsync(text) : text;
+  return isGzippedOnWire(benchChildEncoding(child, wire)) ? gzipAsync(text) : text;
 }
 
 // Children are encoded ahead of the measurements, two at a time (gzip runs on libuv's pool),
 // so the contenders measure parsing, not our generator. Past the budget, children stream per request.
-async function fillCache(origin: string, shape: Required<Pick<BenchTreeOptions, 'children' | 'perChild' | 'cacheBudgetBytes'>>): Promise<Map<number, Buffer>> {
+async function fillCache(origin: string, shape: Required<Pick<BenchTreeOptions, 'children' | 'perChild' | 'cacheBudgetBytes' | 'wire'>>): Promise<Map<number, Buffer>> {
   const cache = new Map<number, Buffer>();
   let used = 0;
   for (let i = 0; i < shape.children && used < shape.cacheBudgetBytes; i += 2) {
     const pair = [i, i + 1].filter((k) => k < shape.children);
-    const bytes = await Promise.all(pair.map((k) => encodeBenchChild(origin, k, shape.perChild)));
+    const bytes = await Promise.all(pair.map((k) => encodeBenchChild(origin, k, shape.perChild, shape.wire)));
     bytes.forEach((b, j) => cache.set(pair[j] ?? 0, b));
     used += bytes.reduce((sum, b) => sum + b.length, 0);
   }
   return cache;
 }
 
-function childIndexOf(path: string, children: number): number | null {
+function childIndexOf(path: string, children: number, wire: BenchWire): number | null {
   const match = /^\/bench\/child-(\d{3})\.xml(\.gz)?$/.exec(path);
   const i = match ? Number(match[1]) : -1;
-  return i >= 0 && i < children && path === benchChildPath(i) ? i : null;
+  return i >= 0 && i < children && path === benchChildPath(i, wire) ? i : null;
 }
 
 /** Routes of the benchmark tree: the index, then children from the cache or generated on the fly. */
-export function benchTreeResolver(origin: string, shape: { children: number; perChild: number }, cache: Map<number, Buffer>): RouteResolver {
-  const index = benchIndexText(origin, shape.children);
+export function benchTreeResolver(origin: string, shape: { children: number; perChild: number; wire?: BenchWire }, cache: Map<number, Buffer>): RouteResolver {
+  const wire = shape.wire ?? 'mixed';
+  const index = benchIndexText(origin, shape.children, wire);
   return async (request, response) => {
     const path = request.url ?? '/';
     if (path === INDEX_PATH) return { headers: { 'content-type': 'application/xml' }, body: index };
-    const child = childIndexOf(path, shape.children);
+    const child = childIndexOf(path, shape.children, wire);
     if (child === null) return null;
-    const encoding = benchChildEncoding(child);
+    const encoding = benchChildEncoding(child, wire);
     const cached = cache.get(child);
     if (cached) sendBytes(request, response, cached, wireHeaders(encoding, 'application/xml'));
     else await sendStreamed(request, response, { contentType: 'application/xml', encoding, chunks: () => benchChildChunks(origin, child, shape.perChild) });
@@ -113,6 +122,7 @@ export async function startBenchTree(options: BenchTreeOptions = {}): Promise<Be
     children: options.children ?? 20,
     perChild: options.perChild ?? 50_000,
     cacheBudgetBytes: options.cacheBudgetBytes ?? Math.min(2 ** 31, Math.floor(freemem() / 4)),
+    wire: options.wire ?? 'mixed',
   };
   const cache = new Map<number, Buffer>();
   // The resolver needs the origin (locs are absolute), the origin needs a listening server.

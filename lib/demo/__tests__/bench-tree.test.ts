@@ -16,7 +16,7 @@ describe('benchmark tree', () => {
   it('lists every child in one index, rotating .xml.gz, Content-Encoding gzip and plain', async () => {
     const children = childrenOf(decodeBody((await rawGet(cached.indexUrl)).body)) ?? [];
     expect(children).toEqual([0, 1, 2, 3].map((i) => cached.url(benchChildPath(i))));
-    expect([0, 1, 2, 3].map(benchChildEncoding)).toEqual(['gzip-file', 'content-encoding', 'plain', 'gzip-file']);
+    expect([0, 1, 2, 3].map((i) => benchChildEncoding(i))).toEqual(['gzip-file', 'content-encoding', 'plain', 'gzip-file']);
   });
 
   it('serves exactly children x perChild distinct page URLs, each child on the wire as its encoding says', async () => {
@@ -30,6 +30,24 @@ describe('benchmark tree', () => {
       urls.forEach((url) => pages.add(url));
     }
     expect(pages.size).toBe(cached.expectedUrls);
+  });
+
+  it('serves every child plain, or every child with Content-Encoding gzip, when asked (--wire)', async () => {
+    const [plain, gzip] = await Promise.all([startBenchTree({ children: 3, perChild: 500, wire: 'plain' }), startBenchTree({ children: 3, perChild: 500, wire: 'gzip' })]);
+    try {
+      for (const [tree, gzipped] of [[plain, false], [gzip, true]] as const) {
+        const children = childrenOf(decodeBody((await rawGet(tree.indexUrl)).body)) ?? [];
+        expect(children).toHaveLength(3);
+        for (const child of children) {
+          const { headers, body } = await rawGet(child);
+          expect(isGzip(body)).toBe(gzipped);
+          expect(headers['content-encoding'] === 'gzip').toBe(gzipped);
+          expect(pageUrlsOf(decodeBody(body))).toHaveLength(500);
+        }
+      }
+    } finally {
+      await Promise.all([plain.close(), gzip.close()]);
+    }
   });
 
   it('writes realistic entries of about 220 bytes', () => {
