@@ -35,6 +35,19 @@ describe('benchmark report', () => {
     expect(ratios.rssGrowth.engine).toBeCloseTo(1.1);
   });
 
+  it('gives the crawlee ratio round by round too, leaving out a round where either side failed', () => {
+    const runs = (walkMs: Array<number | null>): ContenderSummary['runs'] => walkMs.map((ms) => (ms === null
+      ? { ok: false, error: 'exit code 1' }
+      : { ok: true, result: { urls: 1_000_000, errors: 0, walkMs: ms, maxRssKiB: 0 }, processMs: ms, notes: '' }));
+    const tree = scenario('1M', 1_000_000, [
+      { ...summary('engine', 1_000_000, 600_000, 120, 1_000_000), runs: runs([2_000, 1_500, 1_000]) },
+      { ...summary('crawlee', 1_000_000, 100_000, 165, 1_000_000), runs: runs([12_000, null, 9_000]) },
+    ]);
+    const ratios = computeRatios([tree]);
+    expect(ratios.throughputVsCrawleeByRound).toEqual([6, 9]);
+    expect(markdown([tree], ratios, evaluateTargets([tree], ratios))).toContain('throughput vs crawlee 6.00x (rounds: 6.00x, 9.00x)');
+  });
+
   it('reports a peer that finds a different number of URLs instead of hiding it', () => {
     const ratios = computeRatios([small, large]);
     const targets = evaluateTargets([small, large], ratios);
