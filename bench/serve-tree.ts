@@ -1,11 +1,10 @@
 // The benchmark tree in its own process, so its memory and CPU for generation never count against a contender.
 import { parseArgs } from 'node:util';
-import { BENCH_WIRES, benchChildChunks, startBenchTree, type BenchWire } from '../lib/demo/bench-tree.js';
+import { benchChildChunks, benchWireOf, startBenchTree } from '../lib/demo/bench-tree.js';
 import { READY_MARKER, type TreeReady } from './harness/protocol.js';
 
 const { values } = parseArgs({ options: { children: { type: 'string' }, 'per-child': { type: 'string' }, wire: { type: 'string' } } });
-const wire = (values.wire ?? 'mixed') as BenchWire;
-if (!BENCH_WIRES.includes(wire)) throw new Error(`--wire must be one of ${BENCH_WIRES.join(', ')}: ${wire}`);
+const wire = benchWireOf(values.wire);
 const tree = await startBenchTree({ children: Number(values.children ?? 20), perChild: Number(values['per-child'] ?? 50_000), wire });
 // Every child has the same length (fixed-width numbers, the same cycle of words), so one is measured.
 const childBytes = [...benchChildChunks(new URL(tree.indexUrl).origin, 0, Number(values['per-child'] ?? 50_000))].reduce((sum, chunk) => sum + Buffer.byteLength(chunk), 0);

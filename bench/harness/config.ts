@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { BENCH_WIRES, type BenchWire } from '../../lib/demo/bench-tree.js';
+import { benchWireOf, type BenchWire } from '../../lib/demo/bench-tree.js';
 import type { ResyncShape } from '../resync/run.js';
 
 /** The walkers compared. */
@@ -90,12 +90,6 @@ function parseTrees(trees: string | undefined, scenarios: Scenario[]): Set<strin
   return new Set(names);
 }
 
-function parseWire(wire: string | undefined): BenchWire {
-  const value = (wire ?? 'mixed') as BenchWire;
-  if (!BENCH_WIRES.includes(value)) throw new Error(`--wire must be one of ${BENCH_WIRES.join(', ')}: ${wire}`);
-  return value;
-}
-
 /**
  * Reads `--quick`, `--only engine[,crawlee][,many-sitemaps][,resync]`, `--trees 1M[,5M]`, `--wire mixed|plain|gzip`,
  * `--runs N` and `--out FILE` (default .tmp/bench/) and `--save` (rewrites bench/results/).
@@ -108,7 +102,7 @@ export function readConfig(argv: string[]): BenchConfig {
   const runs = values.runs === undefined ? null : Number(values.runs);
   if (runs !== null && !(Number.isInteger(runs) && runs > 0)) throw new Error(`--runs must be a positive integer: ${values.runs}`);
   const trees = parseTrees(values.trees, quick ? QUICK : FULL);
-  const wire = parseWire(values.wire);
+  const wire = benchWireOf(values.wire);
   const scenarios = (quick ? QUICK : FULL)
     .filter((s) => trees === null || trees.has(s.name))
     .map((s) => ({ ...s, name: wire === 'mixed' ? s.name : `${s.name} ${wire}`, wire, runs: runs ?? s.runs, contenders: s.contenders.filter((c) => only === null || only.contenders.includes(c)) }))

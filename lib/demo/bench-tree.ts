@@ -23,7 +23,14 @@ export interface BenchTreeOptions {
 
 /** The encodings of a tree's children: the benchmark's rotation, or one for all (to see each path's cost alone). */
 export type BenchWire = 'mixed' | 'plain' | 'gzip';
-export const BENCH_WIRES: readonly BenchWire[] = ['mixed', 'plain', 'gzip'];
+const BENCH_WIRES: readonly string[] = ['mixed', 'plain', 'gzip'] satisfies BenchWire[];
+
+/** A `--wire` value as a BenchWire (absent: `mixed`); anything else is refused with the values allowed. */
+export function benchWireOf(value: string | undefined): BenchWire {
+  const wire = value ?? 'mixed';
+  if (!BENCH_WIRES.includes(wire)) throw new Error(`--wire must be one of ${BENCH_WIRES.join(', ')}: ${wire}`);
+  return wire as BenchWire;
+}
 
 /** A running benchmark tree. */
 export type BenchTree = LoopbackServer & { indexUrl: string; expectedUrls: number; cachedChildren: number };

@@ -60,10 +60,12 @@ describe('benchmark report', () => {
     expect(targets.slice(0, 3).map((t) => t.met)).toEqual([true, true, true]);
   });
 
-  it('reads --quick, --only, --runs and --out', () => {
+  it('reads --quick, --only, --runs, --out and --wire', () => {
     const config = readConfig(['--quick', '--only', 'engine', '--runs', '2']);
     expect(config.scenarios.every((s) => s.contenders.join() === 'engine' && s.runs === 2)).toBe(true);
     expect(() => readConfig(['--only', 'nobody'])).toThrow(/unknown contender/);
     expect(readConfig(['--out', '.tmp/run.json']).out).toBe('.tmp/run.json');
+    expect(readConfig(['--wire', 'plain', '--trees', '5M']).scenarios.map((s) => [s.name, s.wire])).toEqual([['5M plain', 'plain']]);
+    expect(() => readConfig(['--wire', 'brotli'])).toThrow(/--wire must be one of mixed, plain, gzip/);
   });
 });
