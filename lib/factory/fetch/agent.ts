@@ -1,9 +1,10 @@
 import { isIPv6 } from 'node:net';
-import { Agent, buildConnector, ProxyAgent, type Dispatcher } from 'undici';
+import type { buildConnector as BuildConnector, Dispatcher } from 'undici';
 import type { NetPolicy, ProxyOptions } from '../limits.js';
 import { createLogger } from '../../utils/logger.js';
 import { effectivePort, policyKey, type Target } from './net-policy.js';
 import { resolveTarget } from './resolve-target.js';
+import { Agent, buildConnector, loadProxyAgent } from './undici-parts.js';
 
 /** Response header bytes accepted (status line and headers); a bigger head is a broken or hostile server. */
 export const MAX_HEADER_BYTES = 16 * 1024;
@@ -28,11 +29,13 @@ export function agentFor(net: NetPolicy): Dispatcher {
  * The pool of connections through an HTTP(S) proxy (CONNECT tunnels, for http: targets too). The proxy itself is
  * the operator's choice and is not checked; every target is checked with DNS before it is asked for (http-client).
  */
-export function proxyAgentFor(proxy: ProxyOptions): Dispatcher {
+export async function proxyAgentFor(proxy: ProxyOptions): Promise<Dispatcher> {
   const key = `proxy ${proxy.url}`;
   let agent = agents.get(key);
   if (agent === undefined) {
-    agent = new ProxyAgent({ uri: proxy.url, proxyTunnel: true, maxHeaderSize: MAX_HEADER_BYTES, keepAliveTimeout: KEEP_ALIVE_MS });
+    const ProxyAgent = await loadProxyAgent();
+    // Another request may have made it while the module loaded.
+    agent = agents.get(key) ?? new ProxyAgent({ uri: proxy.url, proxyTunnel: true, maxHeaderSize: MAX_HEADER_BYTES, keepAliveTimeout: KEEP_ALIVE_MS });
     agents.set(key, agent);
   }
   return agent;
@@ -46,7 +49,7 @@ export async function closeAgents(): Promise<void> {
 }
 
 // Resolves and checks the addresses itself, then dials those very IPs: there is no second DNS answer to rebind.
-function guardedConnector(net: NetPolicy): buildConnector.connector {
+function guardedConnector(net: NetPolicy): BuildConnector.connector {
   const dial = buildConnector({});
   return (options, callback) => {
     resolveTarget(connectTarget(options), net)
@@ -57,9 +60,9 @@ function guardedConnector(net: NetPolicy): buildConnector.connector {
 
 /** Dials checked addresses in turn, moving on when one refuses or is unreachable (IPv6 answers on an IPv4-only host). */
 export function dialInTurn(
-  dial: buildConnector.connector,
-  plan: { options: buildConnector.Options; addresses: string[] },
-  callback: buildConnector.Callback,
+  dial: BuildConnector.connector,
+  plan: { options: BuildConnector.Options; addresses: string[] },
+  callback: BuildConnector.Callback,
 ): void {
   const [address = '', ...rest] = plan.addresses;
   const { options } = plan;
@@ -73,7 +76,7 @@ export function dialInTurn(
 }
 
 // undici hands over IPv6 hosts without brackets; the policy speaks URL hostnames.
-function connectTarget(options: buildConnector.Options): Target {
+function connectTarget(options: BuildConnector.Options): Target {
   return {
     url: `${options.protocol}//${options.host ?? options.hostname}`,
     host: isIPv6(options.hostname) ? `[${options.hostname}]` : options.hostname,

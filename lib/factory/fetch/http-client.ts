@@ -2,6 +2,7 @@ import type { Dispatcher } from 'undici';
 import { FetchError } from '../errors.js';
 import { createLogger } from '../../utils/logger.js';
 import { agentFor, proxyAgentFor } from './agent.js';
+import { request as sendTo } from './undici-parts.js';
 import { proxyFor } from './proxy.js';
 import { sleep, waitForSlot } from './rate-gate.js';
 import { retryAfterMs, RETRY_AFTER_STATUSES } from './retry-after.js';
@@ -107,7 +108,7 @@ async function dispatch(
     headers,
     signal: how.deadline.signal,
   };
-  return (proxy === null ? agentFor(options.net) : proxyAgentFor(proxy)).request(request);
+  return sendTo(proxy === null ? agentFor(options.net) : await proxyAgentFor(proxy), request);
 }
 
 // The next URL of a redirect, or null when this response is the final one (no Location: nothing to follow).

@@ -1,5 +1,5 @@
 import type { Socket } from 'node:net';
-import { buildConnector } from 'undici';
+import { buildConnector } from '../undici-parts.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startLoopbackServer, routeTable, type LoopbackServer } from '../../../demo/loopback-server.js';
 import { dialInTurn } from '../agent.js';

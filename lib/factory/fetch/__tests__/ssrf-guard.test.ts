@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startLoopbackServer, routeTable, type LoopbackServer } from '../../../demo/loopback-server.js';
 import type { NetPolicy } from '../../limits.js';
 import { agentFor } from '../agent.js';
+import { request } from '../undici-parts.js';
 import { assertUrlAllowed, closeAgents, safeRequest } from '../index.js';
 import { collect, expectKind, PUBLIC_ONLY, requestOptions } from './helpers.js';
 
@@ -117,9 +118,9 @@ describe('safeRequest against real loopback servers', () => {
   it('checks DNS answers in the connector itself: bypassing the URL pre-check still ends in blocked_ssrf', async () => {
     const before = site.totalRequests();
     const pinned = policy({ resolve: [{ host: 'evil.test', port: site.port, address: '127.0.0.1' }] });
-    const viaPin = agentFor(pinned).request({ origin: `http://evil.test:${site.port}`, path: '/', method: 'GET' });
+    const viaPin = request(agentFor(pinned), { origin: `http://evil.test:${site.port}`, path: '/', method: 'GET' });
     await expect(viaPin).rejects.toMatchObject({ kind: 'blocked_ssrf' });
-    const viaDns = agentFor(PUBLIC_ONLY).request({ origin: `http://localhost:${site.port}`, path: '/', method: 'GET' });
+    const viaDns = request(agentFor(PUBLIC_ONLY), { origin: `http://localhost:${site.port}`, path: '/', method: 'GET' });
     await expect(viaDns).rejects.toMatchObject({ kind: 'blocked_ssrf' });
     expect(site.totalRequests()).toBe(before);
   });
