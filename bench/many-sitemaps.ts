@@ -6,7 +6,7 @@
  * the URLs found (they must equal the children; the exit code says so) and, for the job, store commands per sitemap
  * (`--json`: one object a line).
  * Run: node bin/run-ts.mjs bench/many-sitemaps.ts [--children 50000] [--mode walk|job|both] [--json]
- *      (node --cpu-prof ... to profile; `npm run bench -- --only many-sitemaps` runs it with both modes)
+ *      (node --cpu-prof ... to profile; `npm run bench -- --only many-sitemaps` runs it bundled, with plain node, in both modes)
  */
 import { spawn, type ChildProcessByStdio } from 'node:child_process';
 import { once } from 'node:events';
@@ -152,7 +152,10 @@ async function runMode(mode: ManySitemapsResult['mode'], run: () => Promise<Run>
 }
 
 async function main(): Promise<void> {
-  const child = spawn(process.execPath, [fileURLToPath(new URL('../bin/run-ts.mjs', import.meta.url)), fileURLToPath(import.meta.url), '--serve', '--children', String(children)], {
+  // The server is this very file again, run the way this one runs (TypeScript through tsx, or the bench's bundle).
+  const self = fileURLToPath(import.meta.url);
+  const run = self.endsWith('.ts') ? ['--import', 'tsx', self] : [self];
+  const child = spawn(process.execPath, [...run, '--serve', '--children', String(children)], {
     stdio: ['pipe', 'pipe', 'inherit'],
   });
   try {

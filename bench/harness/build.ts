@@ -15,21 +15,26 @@ const OUT_DIR = join('node_modules', '.cache', 'crawler-factory-bench');
  * external and load from node_modules exactly as a user's program would load them.
  */
 export async function buildContender(root: string, name: ContenderName): Promise<BuiltContender> {
-  const outfile = join(root, OUT_DIR, `${name}.mjs`);
-  await mkdir(join(root, OUT_DIR), { recursive: true });
   try {
-    await build({
-      entryPoints: [join(root, 'bench', 'contenders', `${name}.ts`)],
-      outfile,
-      bundle: true,
-      platform: 'node',
-      format: 'esm',
-      target: 'node20',
-      packages: 'external',
-      logLevel: 'silent',
-    });
-    return { name, file: outfile };
+    return { name, file: await bundleForNode(root, join('bench', 'contenders', `${name}.ts`), name) };
   } catch (cause) {
     return { name, error: cause instanceof Error ? cause.message.split('\n').slice(0, 3).join(' ') : String(cause) };
   }
+}
+
+/** Bundles `entry` (a path from `root`) as `buildContender` does, into `<name>.mjs`; returns the file. Throws esbuild's error. */
+export async function bundleForNode(root: string, entry: string, name: string): Promise<string> {
+  const outfile = join(root, OUT_DIR, `${name}.mjs`);
+  await mkdir(join(root, OUT_DIR), { recursive: true });
+  await build({
+    entryPoints: [join(root, entry)],
+    outfile,
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    packages: 'external',
+    logLevel: 'silent',
+  });
+  return outfile;
 }
