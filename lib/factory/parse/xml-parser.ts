@@ -26,8 +26,9 @@ export class XmlSitemapParser implements TokenHandler {
   wantsAttributes = false;
   private tokens: XmlTokenStream;
   private readonly codes: number[] = new Array<number>(MAX_DEPTH + 1).fill(Ctx.Ignore);
-  // childCode by parent code and the tokenizer's name id, filled as names are met (-1: not known yet).
-  private readonly childCodes = new Int8Array(CODE_LIMIT * MAX_NAME_IDS).fill(-1);
+  // childCode + 1 by parent code and the tokenizer's name id, filled as names are met (0: not known yet, so a
+  // fresh array needs no fill: one per document, and most documents are small).
+  private readonly childCodes = new Int8Array(CODE_LIMIT * MAX_NAME_IDS);
   private readonly attrs: LinkAttributes = { rel: null, hreflang: null, href: null, isPermaLink: null, invalid: false };
   private depth = 0;
   /** The document ended with its root still open. */
@@ -163,10 +164,10 @@ export class XmlSitemapParser implements TokenHandler {
   private childCode(parent: number, name: string, id: number): number {
     if (id < 0) return childCode(parent, localName(name));
     const at = parent * MAX_NAME_IDS + id;
-    const known = this.childCodes[at] ?? -1;
-    if (known !== -1) return known;
+    const known = this.childCodes[at] ?? 0;
+    if (known !== 0) return known - 1;
     const code = childCode(parent, localName(name));
-    this.childCodes[at] = code;
+    this.childCodes[at] = code + 1;
     return code;
   }
 

@@ -53,7 +53,9 @@ export interface TokenHandler {
  * everything inside it) and the input chunks a pending token still spans.
  */
 export class XmlTokenStream implements TokenizerCallbacks {
-  private readonly tokenizer: Tokenizer;
+  // Made by the first write: where the sitemap tokenizer read the whole document, this stream is only ended (the
+  // elements still open closed), and a fresh htmlparser2 tokenizer's end does no more than call `onend`.
+  private tokenizer: Tokenizer | null = null;
   private readonly names: string[];
   private readonly buffers: string[] = [];
   private bufferStart = 0;
@@ -75,7 +77,6 @@ export class XmlTokenStream implements TokenizerCallbacks {
   ) {
     this.names = reopens ? openNames.slice(0, -1) : [...openNames];
     this.reopening = reopens;
-    this.tokenizer = new Tokenizer({ xmlMode: true, decodeEntities: true }, this);
   }
 
   /** Characters held for a token that has not ended yet (a comment, CDATA, tag or attribute in progress). */
@@ -87,13 +88,14 @@ export class XmlTokenStream implements TokenizerCallbacks {
   write(text: string): void {
     this.buffers.push(text);
     this.bufferEnd += text.length;
-    this.tokenizer.write(text);
+    (this.tokenizer ??= new Tokenizer({ xmlMode: true, decodeEntities: true }, this)).write(text);
     this.release();
   }
 
   /** Flushes trailing data and closes every element still open. */
   end(): void {
-    this.tokenizer.end();
+    if (this.tokenizer === null) this.onend();
+    else this.tokenizer.end();
   }
 
   /** @internal */
