@@ -58,7 +58,9 @@ export class StringHashSet {
   }
 }
 
-const INITIAL_WORDS = 2 * 1024;
+// 8 slots (64 bytes, small enough for V8 to keep in its heap rather than allocate outside it): a set is made and
+// cleared per sitemap, and most sitemaps are small; a big one grows by doubling, the old arrays pooled below.
+const INITIAL_WORDS = 16;
 /**
  * Bytes of spare slot arrays kept: every array of 8 sitemaps of 50,000 URLs in flight at once (2 MiB each, with
  * the smaller ones a set outgrew). A cap per length was not enough: children of one size, read side by side,
