@@ -8,12 +8,7 @@ import { benchChildChunks } from '../lib/demo/bench-tree.js';
 import { createSitemapParser } from '../lib/factory/parse/index.js';
 import { createUrlMapper } from '../lib/factory/sitemap.js';
 import type { ParsedUrl } from '../lib/factory/types.js';
-
-// CPU time of this process, in ms: on a shared machine it moves less than wall time.
-const cpuMs = (): number => {
-  const usage = process.cpuUsage();
-  return (usage.user + usage.system) / 1000;
-};
+import { cpuMs } from './process-cpu.js';
 
 const roundsArg = process.argv.indexOf('--rounds');
 const rounds = roundsArg === -1 ? 15 : Number(process.argv[roundsArg + 1]);

@@ -7,12 +7,8 @@
  */
 import { createSitemapParser } from '../lib/factory/parse/index.js';
 import { createUrlMapper } from '../lib/factory/sitemap.js';
+import { cpuMs } from './process-cpu.js';
 
-// CPU time of this process, in ms: on a shared machine it moves less than wall time.
-const cpuMs = (): number => {
-  const usage = process.cpuUsage();
-  return (usage.user + usage.system) / 1000;
-};
 const numberArg = (name: string, fallback: number): number => {
   const at = process.argv.indexOf(name);
   return at === -1 ? fallback : Number(process.argv[at + 1]);
