@@ -34,13 +34,17 @@ interface SitemapJob {
 type SitemapReader = AsyncGenerator<SitemapReadEvent<ShardEntry>, SitemapReadSummary>;
 type ReadStep = { type: 'event'; event: SitemapReadEvent<ShardEntry> } | ReadOutcome;
 
-/** Reads one claimed sitemap from its recorded offset, commits its shards, queues its children, and finishes it. */
-export async function processSitemap(context: SliceContext, held: HeldWork, ref: SitemapRef): Promise<void> {
+/**
+ * Reads one claimed sitemap from its recorded offset, commits its shards, queues its children, and finishes it;
+ * `readDone` gives the loop's read slot back between the read and the finish.
+ */
+export async function processSitemap(context: SliceContext, held: HeldWork, ref: SitemapRef, readDone: () => void): Promise<void> {
   const { work } = held;
   const active = activeSitemapOf(ref, work);
   const job: SitemapJob = { ref: active, held, work, writer: new ShardWriter(context, work), tally: newTally(active.added) };
   if (active.emitted > 0) context.log.info({ event: 'sitemap_resumed', url: ref.url, offset: active.emitted }, 'resuming a sitemap at its recorded offset');
   const outcome = await readInto(context, job);
+  readDone();
   await settle(context, job, outcome);
 }
 

@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import { z } from 'zod';
 import type { JobStore } from '../../store/job-store.js';
 import { createLogger } from '../../utils/logger.js';
@@ -7,6 +8,7 @@ import type { JobStatus } from '../types.js';
 import { getJobStatus } from './job-control.js';
 import { LeaseKeeper } from './lease-heartbeat.js';
 import { defaultReserveMs, SliceClock } from './slice-clock.js';
+import { ReadSlots, workLoopsFor } from './read-slots.js';
 import { haltSlice, type SliceContext } from './slice-context.js';
 import { Wakeup } from './wakeup.js';
 import { workLoop } from './work-loop.js';
@@ -67,6 +69,8 @@ async function sliceContext(store: JobStore, jobId: string, options: RunSliceOpt
   const reserveMs = parsed.reserveMs ?? defaultReserveMs(parsed.budgetMs);
   const clock = new SliceClock({ budgetMs: parsed.budgetMs, reserveMs, hardLimitMs: parsed.hardLimitMs ?? parsed.budgetMs + meta.options.timeoutMs, signal: options.signal });
   const sliceLog = log.child({ jobId, workerId: parsed.workerId ?? 'worker' });
+  // Every idle loop waits on the claim signal (Wakeup.wait): more than EventTarget's default of 10 at the default concurrency.
+  setMaxListeners(workLoopsFor(meta.options.concurrency) + 8, clock.claimSignal);
   return {
     store,
     jobId,
@@ -76,6 +80,7 @@ async function sliceContext(store: JobStore, jobId: string, options: RunSliceOpt
     wakeup: new Wakeup(),
     log: sliceLog,
     leases: new LeaseKeeper({ store, jobId, leaseMs: parsed.leaseMs, clock: clock.signal, log: sliceLog }),
+    readSlots: new ReadSlots(meta.options.concurrency, clock.claimSignal),
     leaseMs: parsed.leaseMs,
     idlePollMs: parsed.idlePollMs,
     idleWaitMs: parsed.idleWaitMs,
@@ -88,7 +93,7 @@ async function sliceContext(store: JobStore, jobId: string, options: RunSliceOpt
 // A store failure in one loop halts its siblings; the slice reports it once all have wound down.
 async function runLoops(context: SliceContext): Promise<void> {
   const loop = () => workLoop(context).catch((error: unknown) => haltSlice(context, error));
-  await Promise.all(Array.from({ length: context.options.concurrency }, loop));
+  await Promise.all(Array.from({ length: workLoopsFor(context.options.concurrency) }, loop));
   if (context.failure !== undefined) throw context.failure;
 }
 
@@ -105,6 +110,7 @@ export async function runSlice(store: JobStore, jobId: string, options: RunSlice
     await runLoops(context);
   } finally {
     context.leases.dispose();
+    context.readSlots.dispose();
     context.clock.dispose();
   }
   const status = await getJobStatus(store, jobId);

@@ -3,6 +3,7 @@ import type { ClaimRequest, JobStore } from '../../store/job-store.js';
 import type { JobMeta } from '../../store/records.js';
 import type { Logger } from '../../utils/logger.js';
 import type { LeaseKeeper } from './lease-heartbeat.js';
+import type { ReadSlots } from './read-slots.js';
 import type { WalkOptions } from '../limits.js';
 import type { SliceClock } from './slice-clock.js';
 import { MAX_CLAIMS_WITHOUT_PROGRESS } from './stall-policy.js';
@@ -19,6 +20,8 @@ export interface SliceContext {
   log: Logger;
   /** Renews the leases of the work the slice's loops hold. */
   leases: LeaseKeeper;
+  /** The `concurrency` limit on work reading the network: more loops run than slots (see workLoopsFor). */
+  readSlots: ReadSlots;
   /** Lease asked for each claim and renewed by heartbeat: short, so a killed slice's work frees within seconds. */
   leaseMs: number;
   /** How often an idle loop asks for work while siblings or other workers hold the rest. */

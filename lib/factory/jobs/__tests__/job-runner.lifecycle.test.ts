@@ -81,6 +81,18 @@ describe('a running job', () => {
     }
   });
 
+  it('reads at most `concurrency` sitemaps at once, as seen by the server, though more loops run', async () => {
+    const children = Array.from({ length: 12 }, (_, index) => `/c${index}.xml`);
+    const server = await site((origin) => ({
+      '/index.xml': { body: indexOf(origin, children) },
+      ...Object.fromEntries(children.map((path) => [path, { delayMs: 60, body: urlsetOf(origin, path.slice(1), 1) }])),
+    }));
+    const { jobId } = await createJob(store, { sitemapUrls: [server.url('/index.xml')], options: { ...LOOPBACK, concurrency: 3 } });
+    const { status } = await runToEnd(store, jobId, { ...LOOPBACK, budgetMs: 10_000, ...QUICK });
+    expect(status).toMatchObject({ state: 'done', urlsFound: 12 });
+    expect(server.maxInFlight()).toBe(3);
+  });
+
   it('saves before its hard limit ends, mid-sitemap, and the next slice resumes at the offset', async () => {
     // About 800 ms to stream: a slice with a 400 ms hard limit has to stop part-way through.
     const server = await site((origin) => ({ '/big.xml': slowUrlset(origin, 6_000, 40, 20) }));
