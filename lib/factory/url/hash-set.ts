@@ -99,31 +99,94 @@ export function spareSlotBytes(): number {
  * `into[2 * index + 1]`. Apart from `add`, so a caller can hash many strings before probing any of them.
  */
 export function hashInto(text: string, into: Uint32Array, index: number): void {
-  // cyrb53's two lanes kept as two 32-bit words, fed two UTF-16 units per step (half the multiplications).
-  let h1 = LANE1_SEED ^ text.length;
-  let h2 = LANE2_SEED ^ text.length;
-  const pairs = text.length & ~1;
-  for (let i = 0; i < pairs; i += 2) {
-    const code = text.charCodeAt(i) | (text.charCodeAt(i + 1) << 16);
+  hashUnits(unitsOf(text), 0, text.length, into, index);
+}
+
+/**
+ * hashInto of the `length` UTF-16 units at `units[from]`: the one hash, for a caller that already holds a string's
+ * units. cyrb53's two lanes kept as two 32-bit words. Text whose units all fit a byte (URLs nearly always) is fed
+ * four units a step, one byte each; any wider unit and the text is hashed again two units a step, with another
+ * seed. Each multiply waits for the last one, so fewer steps is what makes it faster (3% of a 1M-URL walk).
+ */
+export function hashUnits(units: Uint16Array, from: number, length: number, into: Uint32Array, index: number): void {
+  let h1 = LANE1_SEED ^ length;
+  let h2 = LANE2_SEED ^ length;
+  let wide = 0;
+  const end = from + length;
+  const quads = from + (length & ~3);
+  let at = from;
+  for (; at < quads; at += 4) {
+    const a = units[at] as number;
+    const b = units[at + 1] as number;
+    const c = units[at + 2] as number;
+    const d = units[at + 3] as number;
+    wide |= a | b | c | d;
+    const code = a | (b << 8) | (c << 16) | (d << 24);
     h1 = Math.imul(h1 ^ code, LANE1);
     h2 = Math.imul(h2 ^ code, LANE2);
   }
-  if (pairs < text.length) {
-    const code = text.charCodeAt(pairs);
+  if (at < end) {
+    let code = 0;
+    for (let shift = 0; at < end; at++, shift += 8) {
+      const unit = units[at] as number;
+      wide |= unit;
+      code |= unit << shift;
+    }
+    h1 = Math.imul(h1 ^ code, LANE1);
+    h2 = Math.imul(h2 ^ code, LANE2);
+  }
+  if (wide > 0xff) hashWide(units, from, length, into, index);
+  else finishHash(h1, h2, into, index);
+}
+
+// Two units a step: every bit of a unit counts. The seed differs from hashUnits' by the length's complement.
+function hashWide(units: Uint16Array, from: number, length: number, into: Uint32Array, index: number): void {
+  let h1 = LANE1_SEED ^ ~length;
+  let h2 = LANE2_SEED ^ ~length;
+  const pairs = from + (length & ~1);
+  for (let at = from; at < pairs; at += 2) {
+    const code = (units[at] as number) | ((units[at + 1] as number) << 16);
+    h1 = Math.imul(h1 ^ code, LANE1);
+    h2 = Math.imul(h2 ^ code, LANE2);
+  }
+  if ((length & 1) === 1) {
+    const code = units[pairs] as number;
     h1 = Math.imul(h1 ^ code, LANE1);
     h2 = Math.imul(h2 ^ code, LANE2);
   }
   finishHash(h1, h2, into, index);
 }
 
-// hashInto's lanes, for a caller that feeds them itself while it reads the string for its own reasons
-// (hashPageKeyInto): it must give exactly hashInto's value.
-export const LANE1_SEED = 0xdeadbeef;
-export const LANE2_SEED = 0x41c6ce57;
-export const LANE1 = 2654435761;
-export const LANE2 = 1597334677;
+const LANE1_SEED = 0xdeadbeef;
+const LANE2_SEED = 0x41c6ce57;
+const LANE1 = 2654435761;
+const LANE2 = 1597334677;
 
-export function finishHash(h1: number, h2: number, into: Uint32Array, index: number): void {
+/**
+ * `text`'s UTF-16 units, in a scratch array the next call overwrites (up to MAX_SCRATCH_UNITS kept; a longer text
+ * gets its own array). One native write: reading a typed array costs a fraction of `charCodeAt` on the sliced
+ * strings the parser hands out. Lossless: every unit, a lone surrogate too, is copied as is.
+ */
+export function unitsOf(text: string, scratch: UnitScratch = ownScratch): Uint16Array {
+  let units = scratch.units;
+  if (text.length > units.length) {
+    units = new Uint16Array(text.length > MAX_SCRATCH_UNITS ? text.length : Math.min(2 * text.length, MAX_SCRATCH_UNITS));
+    if (units.length <= MAX_SCRATCH_UNITS) scratch.units = units;
+  }
+  Buffer.from(units.buffer, units.byteOffset, units.byteLength).write(text, 0, 'utf16le');
+  return units;
+}
+
+/** A scratch array for unitsOf: a caller that hashes (hashInto) while it reads another text's units needs its own. */
+export interface UnitScratch {
+  units: Uint16Array;
+}
+
+// A parser step's URLs are tens of KiB: arrays up to this are kept for the next call, bigger ones left to the GC.
+const MAX_SCRATCH_UNITS = 256 * 1024;
+const ownScratch: UnitScratch = { units: new Uint16Array(0) };
+
+function finishHash(h1: number, h2: number, into: Uint32Array, index: number): void {
   const low = Math.imul(h1 ^ (h1 >>> 16), 2246822507) ^ Math.imul(h2 ^ (h2 >>> 13), 3266489909);
   const high = Math.imul(h2 ^ (h2 >>> 16), 2246822507) ^ Math.imul(low ^ (low >>> 13), 3266489909);
   into[2 * index] = (high | 0x80000000) >>> 0;

@@ -1,4 +1,4 @@
-import { finishHash, hashInto, LANE1, LANE1_SEED, LANE2, LANE2_SEED } from './hash-set.js';
+import { hashInto, hashUnits, unitsOf, type UnitScratch } from './hash-set.js';
 
 /**
  * The within-sitemap dedupe key of a page URL that already passed loc validation: the WHATWG-normalised
@@ -39,37 +39,25 @@ export function pageKey(loc: string): string {
 /**
  * Writes `hashInto(pageKey(urls[i]))` at index `i` of `into`, for every URL. A loc that is its own key (lower-case
  * `http://` or `https://`, a plain host, an optional canonical port, a path, no fragment: the usual loc) is
- * checked and hashed in one pass over a UTF-16 copy of the batch, and no key is built; any other goes through
- * pageKey. The copy is one join and one native write: reading a typed array costs a fraction of `charCodeAt` on
- * the sliced strings the parser hands out.
+ * checked and hashed on a UTF-16 copy of the batch (one join, one native write), and no key is built; any other
+ * goes through pageKey.
  */
 export function hashPageKeys(urls: readonly string[], into: Uint32Array): void {
-  const text = urls.join('');
-  const units = text.length <= scratchUnits.length ? scratchUnits : unitsFor(text.length);
-  // Lossless: every UTF-16 unit, a lone surrogate too, is copied as is.
-  Buffer.from(units.buffer, units.byteOffset, units.byteLength).write(text, 0, 'utf16le');
+  const units = unitsOf(urls.join(''), batchScratch);
   let from = 0;
   for (let i = 0; i < urls.length; i++) {
     const loc = urls[i] as string;
-    if (!hashIfOwnKey(loc, units, from, into, i)) hashInto(pageKey(loc), into, i);
+    if (isOwnKey(loc, units, from)) hashUnits(units, from, loc.length, into, i);
+    else hashInto(pageKey(loc), into, i);
     from += loc.length;
   }
 }
 
-// The batch's units for hashPageKeys, kept for the next batch up to MAX_SCRATCH_UNITS (a parser step's URLs are
-// tens of KiB); a bigger batch gets its own array, left to the GC.
-const MAX_SCRATCH_UNITS = 256 * 1024;
-let scratchUnits = new Uint16Array(0);
+// The batch's units: apart from hashInto's own scratch, which pageKey's hash overwrites mid-batch.
+const batchScratch: UnitScratch = { units: new Uint16Array(0) };
 
-function unitsFor(length: number): Uint16Array {
-  if (length > MAX_SCRATCH_UNITS) return new Uint16Array(length);
-  scratchUnits = new Uint16Array(Math.min(2 * length, MAX_SCRATCH_UNITS));
-  return scratchUnits;
-}
-
-// hashInto(loc) when pageKey(loc) === loc by the checks below, else false (and `into` is left to the caller).
-// `loc` is at `units[from]`.
-function hashIfOwnKey(loc: string, units: Uint16Array, from: number, into: Uint32Array, index: number): boolean {
+// True when pageKey(loc) === loc by the checks below (`loc` is at `units[from]`): pageKey's scan, on the copy.
+function isOwnKey(loc: string, units: Uint16Array, from: number): boolean {
   const length = loc.length;
   const https = units[from + 4] === 0x73;
   const start = https ? 8 : 7; // first authority unit
@@ -80,44 +68,14 @@ function hashIfOwnKey(loc: string, units: Uint16Array, from: number, into: Uint3
   ) {
     return false;
   }
-  const pairs = from + (length & ~1);
-  let h1 = LANE1_SEED ^ length;
-  let h2 = LANE2_SEED ^ length;
   let portAt = -1;
-  let authorityEnd = -1;
-  let i = 0;
-  // Scheme and authority, two units a step like hashInto; each authority unit is checked as pageKey's scan would.
-  for (let at = from; at < pairs && authorityEnd === -1; at += 2, i += 2) {
-    const first = units[at] as number;
-    const second = units[at + 1] as number;
-    const code = first | (second << 16);
-    h1 = Math.imul(h1 ^ code, LANE1);
-    h2 = Math.imul(h2 ^ code, LANE2);
-    const afterFirst = i < start ? portAt : authorityStep(first, i, portAt);
-    const after = afterFirst < -1 || i + 1 < start ? afterFirst : authorityStep(second, i + 1, afterFirst);
+  for (let i = start; i < length; i++) {
+    const after = authorityStep(units[from + i] as number, i, portAt);
     if (after === REJECT) return false;
-    if (after !== END) portAt = after;
-    else if (afterFirst === END) authorityEnd = i;
-    else {
-      portAt = afterFirst; // a ':' just before the '/'
-      authorityEnd = i + 1;
-    }
+    if (after === END) return portAt === -1 || isCanonicalPort(loc, portAt + 1, i, https);
+    portAt = after;
   }
-  if (authorityEnd === -1) return false;
-  if (portAt !== -1 && !isCanonicalPort(loc, portAt + 1, authorityEnd, https)) return false;
-  // The path and query: hashed only.
-  for (let at = from + i; at < pairs; at += 2) {
-    const code = (units[at] as number) | ((units[at + 1] as number) << 16);
-    h1 = Math.imul(h1 ^ code, LANE1);
-    h2 = Math.imul(h2 ^ code, LANE2);
-  }
-  if ((length & 1) === 1) {
-    const code = units[pairs] as number;
-    h1 = Math.imul(h1 ^ code, LANE1);
-    h2 = Math.imul(h2 ^ code, LANE2);
-  }
-  finishHash(h1, h2, into, index);
-  return true;
+  return false; // no path
 }
 
 const END = -2;

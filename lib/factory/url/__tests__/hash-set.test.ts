@@ -10,6 +10,14 @@ describe('StringHashSet', () => {
     expect(words(5000, 'a').some((word) => set.add(word))).toBe(false);
   });
 
+  it('tells apart texts that one byte a unit would mix up: a unit above 0xFF is hashed whole', () => {
+    const set = new StringHashSet();
+    // Read a byte a unit, '\u0100\u0000' and '\u0000\u0001' are the same four-unit word; so are these two.
+    const texts = ['\u0100\u0000', '\u0000\u0001', 'https://example.com/\u0130', 'https://example.com/0\u0001', 'é', '\u00e9'.normalize('NFD')];
+    expect(texts.map((text) => set.add(text))).toEqual([true, true, true, true, true, true]);
+    expect(texts.map((text) => set.add(text)).some(Boolean)).toBe(false);
+  });
+
   it('starts afresh after clear(), and a set built on slots another set handed back sees none of its strings', () => {
     const first = new StringHashSet();
     for (const word of words(5000, 'b')) first.add(word);
