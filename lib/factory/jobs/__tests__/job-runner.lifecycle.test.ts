@@ -93,6 +93,21 @@ describe('a running job', () => {
     expect(server.maxInFlight()).toBe(3);
   });
 
+  it('hands back at once the work a loop holds waiting for a read slot when the slice stops claiming', async () => {
+    // One read slot, two loops: while one loop reads a child (about 600 ms), the other holds the next one, waiting.
+    const children = ['/a.xml', '/b.xml', '/c.xml'];
+    const server = await site((origin) => ({
+      '/index.xml': { body: indexOf(origin, children) },
+      ...Object.fromEntries(children.map((path) => [path, slowUrlset(origin, 300, 6, 100, path.slice(1))])),
+    }));
+    const { jobId } = await createJob(store, { sitemapUrls: [server.url('/index.xml')], options: { ...LOOPBACK, concurrency: 1 } });
+    const first = await runSlice(store, jobId, { ...LOOPBACK, budgetMs: 300, reserveMs: 0, leaseMs: 5_000, idlePollMs: 20 });
+    expect(first.state).toBe('running');
+    // Held by the stopped slice until its 5 s lease ran out, the waiting child would keep this slice from finishing.
+    const second = await runSlice(store, jobId, { ...LOOPBACK, budgetMs: 4_000, leaseMs: 5_000, idlePollMs: 20, idleWaitMs: 500 });
+    expect(second).toMatchObject({ state: 'done', urlsFound: 900 });
+  });
+
   it('saves before its hard limit ends, mid-sitemap, and the next slice resumes at the offset', async () => {
     // About 800 ms to stream: a slice with a 400 ms hard limit has to stop part-way through.
     const server = await site((origin) => ({ '/big.xml': slowUrlset(origin, 6_000, 40, 20) }));

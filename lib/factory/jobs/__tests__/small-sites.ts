@@ -22,9 +22,9 @@ export async function startSite(routes: (origin: string) => Record<string, Canne
   return server;
 }
 
-/** A urlset streamed in `chunks` pieces with `chunkDelayMs` between them (a slow, big sitemap). */
-export function slowUrlset(origin: string, count: number, chunks: number, chunkDelayMs: number): CannedResponse {
-  const text = urlsetOf(origin, 'slow', count);
+/** A urlset of pages under `prefix`, streamed in `chunks` pieces with `chunkDelayMs` between them (a slow, big sitemap). */
+export function slowUrlset(origin: string, count: number, chunks: number, chunkDelayMs: number, prefix = 'slow'): CannedResponse {
+  const text = urlsetOf(origin, prefix, count);
   const size = Math.ceil(text.length / chunks);
   return { chunks: Array.from({ length: chunks }, (_, i) => text.slice(i * size, (i + 1) * size)), chunkDelayMs, headers: { 'content-type': 'application/xml' } };
 }
