@@ -67,7 +67,7 @@ export class StringHashSet {
   }
 }
 
-// 8 slots (64 bytes, small enough for V8 to keep in its heap rather than allocate outside it): a set is made and
+// 8 slots (two arrays of 32 bytes, small enough for V8 to keep in its heap rather than allocate outside it): a set is made and
 // cleared per sitemap, and most sitemaps are small; a big one grows by doubling, the old arrays pooled below.
 const INITIAL_SLOTS = 8;
 /**
@@ -115,7 +115,7 @@ export function hashInto(text: string, into: Uint32Array, index: number): void {
  * hashInto of the `length` UTF-16 units at `units[from]`: the one hash, for a caller that already holds a string's
  * units. cyrb53's two lanes kept as two 32-bit words. Text whose units all fit a byte (URLs nearly always) is fed
  * four units a step, one byte each; any wider unit and the text is hashed again two units a step, with another
- * seed. Each multiply waits for the last one, so fewer steps is what makes it faster (3% of a 1M-URL walk).
+ * seed. Each multiply waits for the last one, so fewer steps is what makes it faster (1-3% of a 1M-URL walk).
  */
 export function hashUnits(units: Uint16Array, from: number, length: number, into: Uint32Array, index: number): void {
   let h1 = LANE1_SEED ^ length;
