@@ -9,10 +9,9 @@ import { createSitemapParser } from '../lib/factory/parse/index.js';
 import { createUrlMapper } from '../lib/factory/sitemap.js';
 import type { ParsedUrl } from '../lib/factory/types.js';
 import { cpuMs } from './process-cpu.js';
+import { positiveIntArg } from './script-args.js';
 
-const roundsArg = process.argv.indexOf('--rounds');
-const rounds = roundsArg === -1 ? 15 : Number(process.argv[roundsArg + 1]);
-if (!Number.isInteger(rounds) || rounds < 1) throw new Error(`--rounds takes a positive whole number, not ${process.argv[roundsArg + 1]}`);
+const rounds = positiveIntArg('--rounds', 15);
 const origin = 'https://shop.example.com';
 const bytes = Buffer.concat(Array.from(benchChildChunks(origin, 1, 50_000), (chunk) => Buffer.from(chunk)));
 const chunks: Buffer[] = [];

@@ -20,6 +20,7 @@ import { walkSitemap } from '../lib/factory/sitemap.js';
 import { connectNodeRedis } from '../lib/store/node-redis-commands.js';
 import { connectRedisJobStore } from '../lib/store/open-job-store.js';
 import type { RedisCommands } from '../lib/store/redis-commands.js';
+import { positiveIntArg } from './script-args.js';
 
 const XML = { 'content-type': 'application/xml' };
 const LOOPBACK = { allowPrivate: true };
@@ -27,7 +28,7 @@ const arg = (name: string, fallback: string): string => {
   const at = process.argv.indexOf(name);
   return at === -1 ? fallback : (process.argv[at + 1] ?? fallback);
 };
-const children = Number(arg('--children', '50000'));
+const children = positiveIntArg('--children', 50_000);
 const mode = arg('--mode', 'both');
 const json = process.argv.includes('--json');
 

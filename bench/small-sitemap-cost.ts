@@ -8,14 +8,10 @@
 import { createSitemapParser } from '../lib/factory/parse/index.js';
 import { createUrlMapper } from '../lib/factory/sitemap.js';
 import { cpuMs } from './process-cpu.js';
+import { positiveIntArg } from './script-args.js';
 
-const numberArg = (name: string, fallback: number): number => {
-  const at = process.argv.indexOf(name);
-  return at === -1 ? fallback : Number(process.argv[at + 1]);
-};
-
-const docs = numberArg('--docs', 20_000);
-const rounds = numberArg('--rounds', 9);
+const docs = positiveIntArg('--docs', 20_000);
+const rounds = positiveIntArg('--rounds', 9);
 const origin = 'http://127.0.0.1:8080';
 const documents = Array.from({ length: docs }, (_, i) =>
   Buffer.from(`<?xml version="1.0" encoding="UTF-8"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>${origin}/p/${i}</loc></url></urlset>`),
