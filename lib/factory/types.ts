@@ -94,6 +94,8 @@ export const ReportedErrorSchema = z.object({
   message: z.string(),
   parent: z.string().nullable().optional(),
   depth: z.number().int().nonnegative().optional(),
+  /** The HTTP status, for `http_status`: a 404 or 410 means the sitemap is gone (see `sitemapFate`). */
+  status: z.number().int().optional(),
 });
 export type ReportedError = z.infer<typeof ReportedErrorSchema>;
 
@@ -206,7 +208,7 @@ export const JobStatusSchema = z.object({
   shardsWritten: z.number().int().nonnegative(),
   sitemapsDone: z.number().int().nonnegative(),
   sitemapsPending: z.number().int().nonnegative(),
-  errors: z.array(z.object({ kind: ErrorKindSchema, url: z.string().nullable(), message: z.string() })),
+  errors: z.array(z.object({ kind: ErrorKindSchema, url: z.string().nullable(), message: z.string(), status: z.number().int().optional() })),
   startedAt: z.string(),
   updatedAt: z.string(),
   // Added later: defaults read an older server's answer as "none".

@@ -34,7 +34,22 @@ export function sitemapFailure(ref: SitemapRef, somethingFound: boolean): 'defer
 
 /** A failure as the walk reports it (an error event, a job's error entry). */
 export function reportedError(error: FactoryError, ref: SitemapRef): ReportedError {
-  return { kind: error.kind, url: error.url ?? ref.url, message: error.message, parent: ref.parent, depth: ref.depth };
+  const reported: ReportedError = { kind: error.kind, url: error.url ?? ref.url, message: error.message, parent: ref.parent, depth: ref.depth };
+  if (error.kind === 'http_status' && error.context.status !== undefined) reported.status = error.context.status;
+  return reported;
+}
+
+/**
+ * What a sitemap's failure says about the URLs it listed before: `gone` (it answered 404 or 410: the site took it
+ * down, so its URLs are gone with it) or `unknown` (a 5xx, a timeout, a reset, a refusal by policy, a limit, a
+ * cut-off: nothing is known of what it lists now, so what it listed is kept). The walk, the jobs and the
+ * inventory's removals all read a failure through this one rule.
+ */
+export type SitemapFate = 'gone' | 'unknown';
+
+/** The fate of a sitemap that failed with `error` (see SitemapFate). */
+export function sitemapFate(error: Pick<ReportedError, 'kind' | 'status'>): SitemapFate {
+  return error.kind === 'http_status' && (error.status === 404 || error.status === 410) ? 'gone' : 'unknown';
 }
 
 /** The visited-set key of a sitemap, or the error that reports it when its URL cannot be keyed (never dropped silently). */
