@@ -1,8 +1,9 @@
-import { Readable, pipeline, type Transform } from 'node:stream';
+import type { Transform } from 'node:stream';
 import { createBrotliDecompress, createGunzip, createInflate, createInflateRaw } from 'node:zlib';
 import { LimitError, ParseError } from '../errors.js';
 import { createLogger } from '../../utils/logger.js';
 import { peekBytes, slices } from './byte-stream.js';
+import { drainReadable } from './drain-readable.js';
 
 const log = createLogger('factory:fetch');
 
@@ -98,24 +99,59 @@ async function* inflateDeflate(source: AsyncIterable<Uint8Array>, options: Decod
 /**
  * Runs `source` through `decoder`, fed in small slices so a bomb cannot expand far past the cap before the
  * counter sees it; counts the layer's output and stops it at the cap, whichever layer the expansion happens in.
- * One generator does both, so each decoded chunk takes one promise hop here.
+ * Nothing decoded is dropped: when the source fails (a cut connection), the decoder still hands out what the bytes
+ * already received decode to, then the source's failure is thrown; a truncated or corrupt stream likewise hands
+ * out everything before the point where it breaks, then fails as `decompress`.
  */
 async function* decoded(decoder: Transform, source: AsyncIterable<Uint8Array>, options: DecodeOptions): AsyncGenerator<Uint8Array> {
-  const input = Readable.from(slices(source, FEED_BYTES), { objectMode: false });
-  // Errors surface through the iteration below; the callback only keeps them from going unhandled.
-  pipeline(input, decoder, () => undefined);
+  const input = { failure: null as unknown };
+  const fed = feed(decoder, slices(source, FEED_BYTES), input);
   let bytes = 0;
   try {
-    for await (const chunk of decoder as AsyncIterable<Uint8Array>) {
+    for await (const chunk of drainReadable(decoder)) {
       bytes += chunk.length;
       if (bytes > options.maxBytes) throw tooLarge(options, bytes);
       yield chunk;
     }
   } catch (error) {
-    const code = (error as { code?: unknown }).code;
-    if (typeof code !== 'string' || !code.startsWith('Z_')) throw error;
-    throw decompressError(options.url, (error as Error).message, error);
+    // A source that failed first is the failure: the truncation it left is only its consequence.
+    throw input.failure ?? asDecompressError(error, options.url);
   }
+  await fed;
+  if (input.failure !== null) throw input.failure;
+}
+
+/** Writes `input` into `decoder` with backpressure, then ends it, also when the input fails (its failure is kept in `state`). */
+async function feed(decoder: Transform, input: AsyncIterable<Uint8Array>, state: { failure: unknown }): Promise<void> {
+  try {
+    for await (const slice of input) {
+      if (decoder.destroyed) return;
+      if (!decoder.write(slice)) await drained(decoder);
+    }
+  } catch (error) {
+    state.failure = error;
+  } finally {
+    if (!decoder.destroyed) decoder.end();
+  }
+}
+
+// Room in the decoder again, or the decoder gone (failed, or its reader stopped): either way the feed may go on.
+function drained(decoder: Transform): Promise<void> {
+  return new Promise((resolve) => {
+    const done = (): void => {
+      decoder.off('drain', done);
+      decoder.off('close', done);
+      resolve();
+    };
+    decoder.on('drain', done);
+    decoder.on('close', done);
+  });
+}
+
+function asDecompressError(error: unknown, url: string): unknown {
+  const code = (error as { code?: unknown }).code;
+  if (typeof code !== 'string' || !code.startsWith('Z_')) return error;
+  return decompressError(url, (error as Error).message, error);
 }
 
 function tooLarge(options: DecodeOptions, bytes: number): LimitError {

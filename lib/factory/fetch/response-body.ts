@@ -2,6 +2,7 @@ import type { Readable } from 'node:stream';
 import { LimitError } from '../errors.js';
 import { createLogger } from '../../utils/logger.js';
 import type { Deadline } from './deadline.js';
+import { drainReadable } from './drain-readable.js';
 import { toFetchFailure } from './fetch-errors.js';
 
 const log = createLogger('factory:fetch');
@@ -39,7 +40,7 @@ async function* readCapped(raw: RawBody, context: BodyContext, state: { started:
   state.started = true;
   let bytes = 0;
   try {
-    for await (const chunk of raw as AsyncIterable<Uint8Array>) {
+    for await (const chunk of drainReadable(raw)) {
       bytes += chunk.length;
       if (bytes > context.maxBytes) throw tooLarge(context, bytes);
       context.deadline.pause();
