@@ -1,7 +1,7 @@
 import { FactoryError, toFactoryError } from '../errors.js';
 import { openSitemapIfModified, type ConditionalRequest, type NotModifiedSitemap, type OpenSitemapOptions, type OpenedSitemap } from '../fetch/index.js';
 import type { WalkOptions } from '../limits.js';
-import { createSitemapParser, type ParsedItem, type ParseStats } from '../parse/index.js';
+import { createSitemapParser, type ParsedItem, type ParseStats, type SitemapParser } from '../parse/index.js';
 import { sitemapRequestOptions } from '../fetch/request-options.js';
 import type { ParsedUrl, ReportedError, SitemapFormat, SitemapRef, SitemapValidator } from '../types.js';
 import { fetchPlan, validatorToKeep } from './walk-policy.js';
@@ -90,6 +90,8 @@ class ReadCursor<T> {
   private pending: T[] = [];
   // The pages of the current parser step, mapped together.
   private readonly pages: ParsedUrl[] = [];
+  /** The parser of an attempt whose bytes stopped coming (a cut, a reset, a truncated gzip): what it holds can still be read. */
+  cutParser: SitemapParser | null = null;
 
   constructor(
     private readonly ref: SitemapRef,
@@ -126,6 +128,24 @@ class ReadCursor<T> {
   flush(): Array<SitemapReadEvent<T>> {
     const rest = this.flushAll();
     return rest.length > 0 ? [{ type: 'items', items: rest }] : [];
+  }
+
+  /**
+   * Everything read before a final failure: the complete entries still in a cut parser (it holds a small document's
+   * first bytes while it sniffs the format), then the last partial batch. A parser that fails on them gives nothing more.
+   */
+  salvage(): Array<SitemapReadEvent<T>> {
+    const parser = this.cutParser;
+    this.cutParser = null;
+    let events: Array<SitemapReadEvent<T>> = [];
+    if (parser !== null && !this.full) {
+      try {
+        events = this.take(parser.end());
+      } catch {
+        // The cut bytes did not parse: what was handed out before them stands.
+      }
+    }
+    return [...events, ...this.flush()];
   }
 
   // Maps the pages gathered so far, up to maxUrlsPerSitemap, and cuts full batches.
@@ -269,9 +289,19 @@ async function* readOnce<T>(ref: SitemapRef, options: WalkOptions, cursor: ReadC
   if (opened.url !== ref.url) yield { type: 'redirected' as const, finalUrl: opened.url };
   if (opened.notModified) return unchangedSummary(ref, setup.skip, { finalUrl: opened.url, previous: setup.previous ?? null, answered: opened });
   const parser = createSitemapParser({ sitemapUrl: opened.url, maxUrlLength: options.maxUrlLength });
-  for await (const chunk of opened.bytes) {
-    yield* cursor.take(parser.write(chunk));
-    if (cursor.full) break;
+  let parsing = false;
+  try {
+    for await (const chunk of opened.bytes) {
+      parsing = true;
+      const items = parser.write(chunk);
+      parsing = false;
+      yield* cursor.take(items);
+      if (cursor.full) break;
+    }
+  } catch (error) {
+    // The bytes stopped coming (a cut, a reset, a truncated gzip; not a parser failure): their complete entries may be salvaged.
+    if (!parsing) cursor.cutParser = parser;
+    throw error;
   }
   if (!cursor.full) yield* cursor.take(parser.end());
   yield* cursor.flush();
@@ -283,7 +313,8 @@ async function* readOnce<T>(ref: SitemapRef, options: WalkOptions, cursor: ReadC
 /**
  * Fetches and parses one sitemap, streaming: never more than one network chunk's items held at once
  * beyond the current batch. A transient failure is retried (`options.retries` times) from the last item
- * handed out, so nothing is lost or repeated; a final failure is thrown with depth and parent.
+ * handed out, so nothing is lost or repeated; a final failure hands out the items read before it (a partial
+ * batch included), then is thrown with depth and parent.
  */
 export async function* readSitemap<T>(
   ref: SitemapRef,
@@ -303,7 +334,11 @@ export async function* readSitemap<T>(
       // Cancelled (a `break`, a stop, a budget): nothing failed, so nothing is logged or wrapped.
       if (setup.signal?.aborted) throw error;
       const failure = withContext(error, ref);
-      if (attempt > options.retries || !isTransient(failure)) throw failure;
+      if (attempt > options.retries || !isTransient(failure)) {
+        // Nothing read is dropped: what this attempt read before the failure goes out first, then the failure.
+        yield* cursor.salvage();
+        throw failure;
+      }
       skip = cursor.handedOut;
       log.info({ event: 'sitemap_retry', url: ref.url, attempt, skip, kind: failure.kind }, 'retrying sitemap');
       await pause(200 * 4 ** (attempt - 1), setup.signal);
