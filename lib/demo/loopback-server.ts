@@ -11,6 +11,8 @@ export interface CannedResponse {
   chunkDelayMs?: number;
   /** Waited before the status line is sent. */
   delayMs?: number;
+  /** The connection is dropped after the chunks, before the response ends (a cut mid-body). */
+  cut?: boolean;
 }
 
 /** Decides the answer for one request; `null` is a 404. A function may also answer by itself. */
@@ -44,6 +46,12 @@ async function writeCanned(request: IncomingMessage, response: ServerResponse, c
     if (response.destroyed) return;
     response.write(chunk);
     if (canned.chunkDelayMs) await sleep(canned.chunkDelayMs);
+  }
+  if (canned.cut) {
+    // Let what was written reach the client first: a socket destroyed at once drops its unsent bytes too.
+    await new Promise<void>((flushed) => response.write('', () => flushed()));
+    await sleep(20);
+    return void response.socket?.destroy();
   }
   response.end(canned.body ?? '');
 }

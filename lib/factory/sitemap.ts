@@ -142,9 +142,11 @@ function pickLimits(options: WalkCallOptions): WalkOptionsInput {
   return limits;
 }
 
-type MapperFactory<T> = (keep: EntryFilter | null) => () => ItemMapper<T>;
+/** Makes a walk's per-sitemap mapper factory from its compiled filter. */
+export type MapperFactory<T> = (keep: EntryFilter | null) => () => ItemMapper<T>;
 
-async function* walkEvents<T>(url: string, options: WalkCallOptions, mapperFor: MapperFactory<T>): AsyncGenerator<WalkEvent<T>> {
+/** Every event of a walk whose items `mapperFor` makes (the filter compiled for the walk handed to it). */
+export async function* walkEvents<T>(url: string, options: WalkCallOptions, mapperFor: MapperFactory<T>): AsyncGenerator<WalkEvent<T>> {
   const limits = resolveWalkOptions(pickLimits(options));
   // THE filter hook: every walk (CLI, library) and every job (readSitemapShardEntries) maps items through these mappers.
   const setup: WalkSetup<T> = {

@@ -139,6 +139,10 @@ export const WalkStateSchema = z.object({
   visited: z.array(z.string()),
   sitemapsDone: z.number().int().nonnegative(),
   urlsEmitted: z.number().int().nonnegative(),
+  /** Roots the walk started with (absent in states saved before roots were counted). */
+  roots: z.number().int().nonnegative().optional(),
+  /** Roots that failed having yielded nothing, not yet reported: if every root did, the walk fails with the first. */
+  failedRoots: z.array(ReportedErrorSchema).optional(),
 });
 export type WalkState = z.infer<typeof WalkStateSchema>;
 

@@ -1,4 +1,5 @@
 import type { JobState } from '../factory/types.js';
+import { Frontier, urlLimitError } from '../factory/walk/frontier.js';
 import {
   MAX_CYCLES_KEPT,
   MAX_ERRORS_KEPT,
@@ -47,7 +48,8 @@ export class MemoryJob {
   readonly items = new Map<string, string>();
   readonly offsets = new Map<string, number>();
   readonly commits = new Map<string, string>();
-  readonly visited = new Set<string>();
+  /** The visited set, roots and URL count, decided as the walk decides them. */
+  readonly frontier: Frontier;
   readonly errors: string[] = [];
   readonly cycles: string[] = [];
   /** Per work: claims since its offset last moved, children it queued (the `progress` hash on Redis). */
@@ -65,7 +67,9 @@ export class MemoryJob {
   constructor(
     readonly meta: string,
     readonly counters: MemoryCounters,
-  ) {}
+  ) {
+    this.frontier = new Frontier({ maxSitemaps: counters.maxSitemaps, maxUrls: counters.maxUrls }, counters);
+  }
 
   /** Adds new work through the visited set (the ENQUEUE script); what an active `workId` adds is counted with it and is its progress. */
   enqueueFor(items: QueuedWork[], roots: boolean, workId: string | undefined): { added: number; duplicates: number; rejected: number; workAdded: number } {
@@ -81,17 +85,17 @@ export class MemoryJob {
   enqueue(items: QueuedWork[], roots: boolean): { added: number; duplicates: number; rejected: number } {
     let [added, duplicates, rejected] = [0, 0, 0];
     for (const { key, item } of items) {
-      if (key !== null && this.visited.has(key)) duplicates += 1;
-      else if (key !== null && this.visited.size >= this.counters.maxSitemaps) rejected += 1;
+      const decision = this.frontier.admit(key);
+      if (decision === 'seen') duplicates += 1;
+      else if (decision === 'over_limit') rejected += 1;
       else {
-        if (key !== null) this.visited.add(key);
         const id = String(++this.counters.nextId);
         this.items.set(id, JSON.stringify(item));
         this.pending.push(id);
         added += 1;
       }
     }
-    if (roots) this.counters.roots += added;
+    if (roots) this.frontier.addRoots(added);
     return { added, duplicates, rejected };
   }
 
@@ -159,22 +163,19 @@ export class MemoryJob {
     if (this.leaseHolder(workId, now) !== token) return this.lapsed(workId, { type: 'lease_lost' });
     const recorded = this.offsets.get(workId) ?? 0;
     if (recorded !== offset) return { type: 'offset_mismatch', offset: recorded };
-    const { maxUrls, urlsFound } = this.counters;
-    if (maxUrls > 0 && urlsFound + entries.length > maxUrls) return { type: 'over_limit', allowance: maxUrls - urlsFound };
-    return null;
+    const allowance = this.frontier.urlAllowance(entries.length);
+    return allowance < entries.length ? { type: 'over_limit', allowance } : null;
   }
 
   private writeShard(request: CommitRequest): CommitResult {
     const { workId, offset, entries } = request;
-    const { maxUrls } = this.counters;
     const mark = commitMark(request);
     const shard = this.counters.shardsWritten++;
     this.shards.set(shard, serializeShard(entries));
     this.offsets.set(workId, offset + entries.length);
     this.commits.set(workId, mark + shard);
     this.progressOf(workId).claims = 0;
-    this.counters.urlsFound += entries.length;
-    if (maxUrls > 0 && this.counters.urlsFound >= maxUrls) this.stopAtMaxUrls(maxUrls);
+    if (this.frontier.addUrls(entries.length)) this.stopAtUrlLimit();
     return { type: 'committed', shard, urlsFound: this.counters.urlsFound };
   }
 
@@ -195,8 +196,7 @@ export class MemoryJob {
   /** Adds a redirect's final URL to the visited set (VISIT script). */
   visit(workId: string, key: string): VisitResult {
     if (this.redirects.get(key) === workId) return 'own';
-    if (this.visited.has(key)) return 'seen';
-    this.visited.add(key);
+    if (this.frontier.visit(key) === 'seen') return 'seen';
     this.redirects.set(key, workId);
     return 'added';
   }
@@ -268,13 +268,15 @@ export class MemoryJob {
   private applyFailure({ failure, fallback }: FinishRequest): void {
     if (this.counters.state !== 'running') return;
     if (failure === 'job') this.counters.state = 'failed';
-    if (failure !== 'root' || ++this.counters.rootsFailed < this.counters.roots) return;
+    if (failure !== 'root') return;
+    this.counters.rootsFailed += 1;
+    if (!this.frontier.allRootsFailed) return;
     if (!fallback || this.enqueue([fallback], false).added === 0) this.counters.state = 'failed';
   }
 
-  private stopAtMaxUrls(maxUrls: number): void {
+  private stopAtUrlLimit(): void {
     this.counters.state = 'done';
-    this.pushErrors([JSON.stringify({ kind: 'too_many_urls', url: null, message: `maxUrls (${maxUrls}) reached: the job stopped there` })]);
+    this.pushErrors([serializeError(urlLimitError(this.frontier.urlLimit))]);
   }
 
   /** Appends errors, keeping at most MAX_ERRORS_KEPT but counting all. */

@@ -1,119 +1,16 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestRedis, type TestRedis } from '../../../test/helpers/redis-server.js';
+import { describe, expect, it } from 'vitest';
 import { loadCorpusSites, serveCorpusSite, type CorpusSite } from '../../../test/helpers/corpus-server.js';
 import { startDemoSite, type DemoSite } from '../../demo/demo-site.js';
-import type { LoopbackServer } from '../../demo/loopback-server.js';
-import type { JobStore } from '../../store/job-store.js';
-import { MemoryJobStore } from '../../store/memory-job-store.js';
-import { connectRedisJobStore } from '../../store/open-job-store.js';
-import { createJob, readJobShardEntries, runSlice } from '../jobs/index.js';
-import { resolveWalkOptions, type WalkOptionsInput } from '../limits.js';
-import { createUrlMapper, walkUrlEvents, type WalkEvent } from '../sitemap.js';
-import { indexOf, startSite, urlsetOf } from '../jobs/__tests__/small-sites.js';
-import { SitemapWalk } from '../walk/walker.js';
+import { walkUrlEvents } from '../sitemap.js';
+import { indexOf, urlsetOf } from '../jobs/__tests__/small-sites.js';
+import { LOOPBACK, robots, useOneEngine } from './one-engine-harness.js';
 
-/**
- * What one run found: page URLs (sorted, duplicates kept), the sitemaps that gave URLs, error kinds, failure, and
- * `repeats`: sitemaps met again and not read (duplicate children plus cycles; which of the two depends on timing).
- */
-interface Outcome {
-  urls: string[];
-  sources: string[];
-  kinds: string[];
-  failed: boolean;
-  repeats: number;
-}
-
-type Start = { rootUrl: string } | { sitemapUrls: string[] };
-const LOOPBACK: WalkOptionsInput = { net: { allowPrivate: true } };
-
-async function drain(events: AsyncGenerator<WalkEvent<string>>): Promise<Outcome> {
-  const outcome: Outcome = { urls: [], sources: [], kinds: [], failed: false, repeats: 0 };
-  try {
-    for await (const event of events) {
-      if (event.type === 'batch') outcome.urls.push(...event.items);
-      else if (event.type === 'sitemap' && event.entries > 0) outcome.sources.push(event.url);
-      else if (event.type === 'error') outcome.kinds.push(event.kind);
-      if (event.type === 'sitemap') outcome.repeats += event.duplicates;
-      if (event.type === 'cycle') outcome.repeats += 1;
-    }
-  } catch (error) {
-    outcome.failed = true;
-    outcome.kinds.push((error as { kind?: string }).kind ?? 'thrown');
-  }
-  return sorted(outcome);
-}
-
-function sorted(outcome: Outcome): Outcome {
-  return { ...outcome, urls: outcome.urls.sort(), sources: [...new Set(outcome.sources)].sort(), kinds: outcome.kinds.sort() };
-}
-
-/** The CLI and library path: `walk` from a site root, or a walk of the given root sitemaps. */
-function viaWalk(start: Start, options: WalkOptionsInput): Promise<Outcome> {
-  if ('rootUrl' in start) return drain(walkUrlEvents(start.rootUrl, { ...LOOPBACK, ...options }));
-  const walk = new SitemapWalk(resolveWalkOptions({ ...LOOPBACK, ...options }), { roots: start.sitemapUrls }, { createMapper: createUrlMapper });
-  return drain(walk.events());
-}
-
-/** The job path: short slices, the first one abandoned mid-way through its signal (a kill), then slices to the end. */
-async function viaJob(store: JobStore, start: Start, options: WalkOptionsInput): Promise<Outcome> {
-  const { jobId } = await createJob(store, { ...start, options: { ...LOOPBACK, ...options } });
-  const slice = { net: { allowPrivate: true }, budgetMs: 150, leaseMs: 2_000, idlePollMs: 20, idleWaitMs: 300 };
-  const kill = new AbortController();
-  const timer = setTimeout(() => kill.abort(new Error('killed')), 60);
-  let status = await runSlice(store, jobId, { ...slice, signal: kill.signal });
-  clearTimeout(timer);
-  for (let slices = 0; status.state === 'running' && slices < 200; slices += 1) status = await runSlice(store, jobId, slice);
-  const repeats = status.duplicates + status.cycleCount;
-  const outcome: Outcome = { urls: [], sources: [], kinds: status.errors.map((error) => error.kind), failed: status.state === 'failed', repeats };
-  for (let n = 0; n < status.shardsWritten; n += 1) {
-    const shard = await readJobShardEntries(store, jobId, n);
-    for (const entry of shard?.entries ?? []) {
-      outcome.urls.push(entry.url);
-      outcome.sources.push(entry.source);
-    }
-  }
-  expect(status.state).not.toBe('running');
-  return sorted(outcome);
-}
-
-let redis: TestRedis;
-const stores: Array<[string, JobStore]> = [];
-const servers: LoopbackServer[] = [];
-
-beforeAll(async () => {
-  redis = await startTestRedis();
-  stores.push(['memory', new MemoryJobStore()], ['redis', await connectRedisJobStore(redis.url)]);
-});
-
-afterAll(async () => {
-  await Promise.all(servers.map((server) => server.close()));
-  await Promise.all(stores.map(([, store]) => store.close()));
-  await redis?.stop();
-});
-
-/** Runs `start` through the walk and through a job on every store, and expects the same outcome from each. */
-async function expectOneEngine(start: Start, options: WalkOptionsInput = {}): Promise<Outcome> {
-  const walked = await viaWalk(start, options);
-  for (const [name, store] of stores) {
-    const jobbed = await viaJob(store, start, options);
-    expect({ store: name, ...jobbed }).toEqual({ store: name, ...walked });
-  }
-  return walked;
-}
-
-async function site(routes: Parameters<typeof startSite>[0]): Promise<LoopbackServer> {
-  const server = await startSite(routes);
-  servers.push(server);
-  return server;
-}
-
-const robots = (origin: string, paths: string[]) => ({ body: paths.map((path) => `Sitemap: ${origin}${path}`).join('\n') });
+const { expectOneEngine, site, keep } = useOneEngine();
 
 describe('one engine: the walk and a job (memory, redis, killed between slices) agree', () => {
   it('on the demo site', async () => {
     const demo: DemoSite = await startDemoSite({ scale: 0.05 });
-    servers.push(demo);
+    keep(demo);
     const outcome = await expectOneEngine({ rootUrl: demo.rootUrl });
     expect(outcome.urls.length).toBeGreaterThan(0);
   });
@@ -182,7 +79,7 @@ const corpus = await loadCorpusSites();
 describe.skipIf(corpus === null)('one engine on every site of ../shared/corpus', () => {
   it.each((corpus ?? []).map((entry): [string, CorpusSite] => [entry.id, entry]))('%s', async (_id, entry) => {
     const server = await serveCorpusSite(entry);
-    servers.push(server);
+    keep(server);
     await expectOneEngine({ sitemapUrls: entry.roots.map((path) => server.url(`/${path}`)) });
   }, 60_000); // the 63,403-URL gz index runs three times
 });

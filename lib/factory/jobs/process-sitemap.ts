@@ -5,6 +5,7 @@ import type { SitemapReadEvent, SitemapReadSummary } from '../walk/sitemap-reade
 import { readSitemapShardEntries } from '../sitemap.js';
 import type { ActiveSitemap, ShardEntry, SitemapRef, SitemapValidator } from '../types.js';
 import { validatorKey } from '../walk/validator-log.js';
+import { rootFailure } from '../walk/frontier.js';
 import { duplicateChildren, redirectTarget, reportedError, whenAllRootsFail } from '../walk/walk-policy.js';
 import { enqueueRefs, newTally, refusedChildrenErrors, type ChildTally } from './enqueue-children.js';
 import { releaseWork, tryFinishWork } from './finish-work.js';
@@ -163,8 +164,13 @@ function endOf(context: SliceContext, job: SitemapJob, outcome: Extract<ReadOutc
   // Logged once, by the reader that knew the context (or above, for a timeout at the hard limit).
   // As in the walk, only a sitemap read to its end reports duplicates: a failed one's children were not all seen.
   const errors = [reportedError(outcome.error, job.ref), ...refused];
-  if (job.ref.depth > 0) return { errors, failure: 'none' };
+  if (rootFailure(job.ref.depth, yielded(job)) === 'report') return { errors, failure: 'none' };
   return { errors, failure: 'root', ...fallbackOf(context, job) };
+}
+
+/** The sitemap handed out URLs or listed children, in this pass or an earlier one: its failure keeps what it yielded. */
+function yielded(job: SitemapJob): boolean {
+  return job.work.offset > 0 || job.work.added > 0 || job.writer.shards > 0 || job.writer.lastShard() !== undefined || job.tally.offered > 0 || job.tally.refused.length > 0;
 }
 
 /** What the store queues if this was the last root standing and it failed: the well-known paths, when the policy says so. */

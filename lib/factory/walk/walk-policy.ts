@@ -24,14 +24,6 @@ export function noSitemapError(rootUrl: string): FactoryError {
   return new FactoryError('not_sitemap', 'no sitemap found: robots.txt lists none and no well-known path answered', { url: rootUrl });
 }
 
-/**
- * What a failing sitemap means: a root's failure waits until something else was found (then it is reported; if
- * nothing ever is, it fails the walk), any other sitemap's failure is reported and the walk goes on.
- */
-export function sitemapFailure(ref: SitemapRef, somethingFound: boolean): 'defer' | 'report' {
-  return ref.depth === 0 && !somethingFound ? 'defer' : 'report';
-}
-
 /** A failure as the walk reports it (an error event, a job's error entry). */
 export function reportedError(error: FactoryError, ref: SitemapRef): ReportedError {
   const reported: ReportedError = { kind: error.kind, url: error.url ?? ref.url, message: error.message, parent: ref.parent, depth: ref.depth };

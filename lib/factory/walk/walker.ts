@@ -1,10 +1,11 @@
 import { setMaxListeners } from 'node:events';
 import { FactoryError, toFactoryError } from '../errors.js';
+import { Frontier, urlLimitError } from './frontier.js';
 import type { WalkOptions } from '../limits.js';
 import { SignalQueue } from './signal-queue.js';
 import { readSitemap, type ItemMapper, type SitemapOpener, type SitemapReadEvent, type SitemapReadSummary } from './sitemap-reader.js';
 import type { ActiveSitemap, ReportedError, SitemapFormat, SitemapRef, SitemapValidator, WalkState, WalkSummary } from '../types.js';
-import { duplicateChildren, queueDecision, redirectTarget, reportedError, sitemapFailure, sitemapKey, sitemapLimitError, type ChildCounts } from './walk-policy.js';
+import { duplicateChildren, redirectTarget, reportedError, sitemapKey, sitemapLimitError, type ChildCounts } from './walk-policy.js';
 import { createLogger } from '../../utils/logger.js';
 import { validatorKey } from './validator-log.js';
 
@@ -71,6 +72,8 @@ interface Slot<T> {
   redirectKey?: string;
   /** Its children offered to the visited set; `added` includes those queued before a resume. */
   children: ChildCounts;
+  /** It handed out items or listed children (in this read or before a resume): if it fails now, what it yielded stands. */
+  yielded: boolean;
 }
 
 type Step<T> =
@@ -86,15 +89,16 @@ export class SitemapWalk<T> {
   private frontier: SitemapRef[] = [];
   private head = 0;
   private readonly resumeQueue: ActiveSitemap[] = [];
-  private readonly visited = new Set<string>();
+  private readonly frontierState: Frontier;
   private readonly live = new Set<Slot<T>>();
   private readonly parked = new Set<Slot<T>>();
   private readonly steps = new SignalQueue<Step<T>>();
   private batch: T[] = [];
   private sitemapsDone = 0;
-  private urlsEmitted = 0;
   private readonly counts = { sitemaps: 0, errors: 0, dropped: 0 };
-  private produced = false;
+  /** Some root read whole or yielded something: the run can no longer fail on its roots, so their failures are reported. */
+  private rootStands = false;
+  /** Failures of roots that yielded nothing: reported once a root stands, else the first one fails the run. */
   private readonly deferredRootErrors: FactoryError[] = [];
   private sitemapLimitReported = false;
   private readonly abort = new AbortController();
@@ -108,19 +112,32 @@ export class SitemapWalk<T> {
     this.signal = setup.signal ? AbortSignal.any([setup.signal, this.abort.signal]) : this.abort.signal;
     // Every request in flight listens on this signal (deadline, retry pause): more than Node's default ten.
     setMaxListeners(4 * options.concurrency + 8, this.signal);
+    this.frontierState = new Frontier(options, { roots: 0, rootsFailed: 0, urlsFound: 0 });
     if ('state' in start) this.restore(start.state);
-    else this.enqueue(start.roots.map((url) => ({ url, depth: 0, parent: null })));
+    else this.startRoots(start.roots);
   }
+
+  // Root URLs that cannot be keyed are reported at once, as a job reports them when it is created.
+  private startRoots(urls: string[]): void {
+    const counts = { offered: 0, rejected: 0, added: 0 };
+    this.initialReports.push(...this.enqueue(urls.map((url) => ({ url, depth: 0, parent: null })), counts));
+    this.frontierState.addRoots(counts.added);
+  }
+
+  private readonly initialReports: Array<WalkEvent<T>> = [];
 
   /** A resume point: valid between batches (after each yielded `batch` event). */
   state(): WalkState {
     const reading = [...this.live, ...this.parked].map((slot) => ({ ...slot.ref, emitted: slot.emitted, added: slot.children.added }));
+    const { roots, urlsFound } = this.frontierState.counts;
     return {
       frontier: this.frontier.slice(this.head),
       active: [...reading, ...this.resumeQueue],
-      visited: [...this.visited],
+      visited: [...this.frontierState.visited],
       sitemapsDone: this.sitemapsDone,
-      urlsEmitted: this.urlsEmitted,
+      urlsEmitted: urlsFound,
+      roots,
+      failedRoots: this.deferredRootErrors.map((error) => reportedError(error, { url: error.url ?? '', depth: 0, parent: null })),
     };
   }
 
@@ -128,6 +145,7 @@ export class SitemapWalk<T> {
   async *events(): AsyncGenerator<WalkEvent<T>> {
     const startedAt = Date.now();
     try {
+      yield* this.initialReports.splice(0);
       this.fill();
       while (this.live.size > 0 && !this.urlLimitReached()) {
         const step = await this.steps.shift();
@@ -138,9 +156,9 @@ export class SitemapWalk<T> {
       }
       this.throwIfCancelled();
       if (this.batch.length > 0) yield this.commitBatch();
-      if (!this.produced && this.deferredRootErrors[0]) throw this.deferredRootErrors[0];
+      if (this.frontierState.allRootsFailed) yield* this.failOnRoots();
       yield* this.releaseDeferred();
-      yield { type: 'summary', urls: this.urlsEmitted, ...this.counts, durationMs: Date.now() - startedAt };
+      yield { type: 'summary', urls: this.frontierState.counts.urlsFound, ...this.counts, durationMs: Date.now() - startedAt };
     } finally {
       await this.closeAll();
     }
@@ -152,16 +170,24 @@ export class SitemapWalk<T> {
   }
 
   private restore(state: WalkState): void {
-    for (const key of state.visited) this.visited.add(key);
+    for (const key of state.visited) this.frontierState.visited.add(key);
     this.resumeQueue.push(...state.active);
     const activeUrls = new Set(state.active.map((ref) => ref.url));
     this.frontier = state.frontier.filter((ref) => !activeUrls.has(ref.url));
     this.sitemapsDone = state.sitemapsDone;
-    this.urlsEmitted = state.urlsEmitted;
+    const failedRoots = state.failedRoots ?? [];
+    const counts = this.frontierState.counts;
+    // A state saved before roots were counted: the roots it still names are the ones that can fail the run.
+    counts.roots = state.roots ?? [...state.frontier, ...state.active].filter((ref) => ref.depth === 0).length + failedRoots.length;
+    counts.rootsFailed = failedRoots.length;
+    counts.urlsFound = state.urlsEmitted;
+    for (const failed of failedRoots) {
+      this.deferredRootErrors.push(new FactoryError(failed.kind, failed.message, { url: failed.url, depth: 0, parent: null, ...(failed.status === undefined ? {} : { status: failed.status }) }));
+    }
   }
 
   private urlLimitReached(): boolean {
-    return this.urlsEmitted + this.batch.length >= this.options.maxUrls;
+    return this.frontierState.urlAllowance(1) === 0;
   }
 
   /** Starts readers until `concurrency` are in flight: resumed sitemaps first, then the frontier in order. */
@@ -196,7 +222,8 @@ export class SitemapWalk<T> {
       previous: this.previousOf(ref),
       ...(this.setup.open ? { open: this.setup.open } : {}),
     });
-    const slot: Slot<T> = { ref, iterator, emitted: resume.emitted, queued: 0, children: { offered: 0, rejected: 0, added: resume.added } };
+    const yielded = resume.emitted > 0 || resume.added > 0;
+    const slot: Slot<T> = { ref, iterator, emitted: resume.emitted, queued: 0, children: { offered: 0, rejected: 0, added: resume.added }, yielded };
     this.live.add(slot);
     this.pull(slot);
   }
@@ -222,7 +249,7 @@ export class SitemapWalk<T> {
     const event = step.result.value;
     if (event.type === 'redirected' && this.isSeenTarget(slot, event.finalUrl)) return yield* this.dropRedirected(slot, event.finalUrl);
     if (event.type === 'items') yield* this.addItems(slot, event.items);
-    else if (event.type === 'children') yield* this.addChildren(event.refs, slot.children);
+    else if (event.type === 'children') yield* this.addChildren(slot, event.refs);
     if (!this.urlLimitReached()) this.pull(slot);
   }
 
@@ -231,8 +258,7 @@ export class SitemapWalk<T> {
     const target = redirectTarget(slot.ref, finalUrl);
     // A retried read redirects again to the key it added itself.
     if (target === null || target.key === slot.redirectKey) return false;
-    if (this.visited.has(target.key)) return true;
-    this.visited.add(target.key);
+    if (this.frontierState.visit(target.key) === 'seen') return true;
     slot.redirectKey = target.key;
     return false;
   }
@@ -247,17 +273,20 @@ export class SitemapWalk<T> {
     yield { type: 'cycle', url: slot.ref.url, target: finalUrl, parent: slot.ref.parent, depth: slot.ref.depth };
   }
 
-  /** Adds items to the open batch, yielding each batch as it fills (and the last one at the URL limit). */
+  /** Adds items to the open batch, yielding each batch as it fills (and the last one at the URL limit, with its report). */
   private *addItems(slot: Slot<T>, items: T[]): Generator<WalkEvent<T>> {
-    if (items.length > 0) yield* this.markProduced();
+    if (items.length > 0) yield* this.markYielded(slot);
     let offset = 0;
-    while (offset < items.length && !this.urlLimitReached()) {
-      const room = Math.min(BATCH_SIZE - this.batch.length, this.options.maxUrls - this.urlsEmitted - this.batch.length);
+    while (offset < items.length) {
+      const room = Math.min(BATCH_SIZE - this.batch.length, this.frontierState.urlAllowance(items.length - offset));
+      if (room === 0) return;
       const taken = items.slice(offset, offset + room);
       for (const item of taken) this.batch.push(item);
       slot.queued += taken.length;
       offset += taken.length;
-      if (this.batch.length >= BATCH_SIZE || this.urlLimitReached()) yield this.commitBatch();
+      const limitReached = this.frontierState.addUrls(taken.length);
+      if (this.batch.length >= BATCH_SIZE || limitReached) yield this.commitBatch();
+      if (limitReached) yield this.countError({ type: 'error', ...urlLimitError(this.frontierState.urlLimit) });
     }
   }
 
@@ -265,7 +294,6 @@ export class SitemapWalk<T> {
   private commitBatch(): WalkEvent<T> {
     const items = this.batch;
     this.batch = [];
-    this.urlsEmitted += items.length;
     for (const slot of [...this.live, ...this.parked]) {
       slot.emitted += slot.queued;
       slot.queued = 0;
@@ -275,10 +303,10 @@ export class SitemapWalk<T> {
     return { type: 'batch', items };
   }
 
-  /** Children found in an index: they count as something found, then are followed if new. */
-  private *addChildren(refs: SitemapRef[], counts: ChildCounts): Generator<WalkEvent<T>> {
-    if (refs.length > 0) yield* this.markProduced();
-    yield* this.enqueue(refs, counts);
+  /** Children found in an index: they count as something yielded, then are followed if new. */
+  private *addChildren(slot: Slot<T>, refs: SitemapRef[]): Generator<WalkEvent<T>> {
+    if (refs.length > 0) yield* this.markYielded(slot);
+    yield* this.enqueue(refs, slot.children);
   }
 
   /** Follows sitemaps not seen before (by identity key), within the walk's sitemap limit, counting into the index's `counts`; returns what to report. */
@@ -290,7 +318,7 @@ export class SitemapWalk<T> {
         reports.push(this.countError({ type: 'error', ...keyed.error }));
         continue;
       }
-      const decision = queueDecision(keyed.key, this.visited, this.options.maxSitemaps);
+      const decision = this.frontierState.admit(keyed.key);
       counts.offered += 1;
       if (decision === 'seen') {
         log.debug({ event: 'sitemap_seen', url: ref.url, parent: ref.parent }, 'already visited: counted as a duplicate');
@@ -300,7 +328,6 @@ export class SitemapWalk<T> {
         this.sitemapLimitReported = true;
       } else {
         counts.added += 1;
-        this.visited.add(keyed.key);
         this.frontier.push(ref);
       }
     }
@@ -313,6 +340,7 @@ export class SitemapWalk<T> {
     if (slot.queued > 0) this.parked.add(slot);
     else this.sitemapsDone += 1;
     if (summary) {
+      if (slot.ref.depth === 0) yield* this.rootStood();
       this.counts.sitemaps += 1;
       this.counts.dropped += summary.dropped;
       const { url, depth, format, entries, children, dropped, invalidLastmod, bytes, unchanged, validator } = summary;
@@ -322,17 +350,32 @@ export class SitemapWalk<T> {
       return;
     }
     const failure = toFactoryError(error, 'internal', slot.ref);
-    if (sitemapFailure(slot.ref, this.produced) === 'defer') this.deferredRootErrors.push(failure);
-    else yield this.reportError(failure, slot.ref);
+    if (this.frontierState.failed(slot.ref.depth, slot.yielded) === 'reported' || this.rootStands) yield this.reportError(failure, slot.ref);
+    else this.deferredRootErrors.push(failure);
   }
 
-  private *markProduced(): Generator<WalkEvent<T>> {
-    if (this.produced) return;
-    this.produced = true;
+  private *markYielded(slot: Slot<T>): Generator<WalkEvent<T>> {
+    if (slot.yielded) return;
+    slot.yielded = true;
+    if (slot.ref.depth === 0) yield* this.rootStood();
+  }
+
+  /** Every root failed having yielded nothing: the others are reported, the first fails the walk (as a job records them all). */
+  private *failOnRoots(): Generator<WalkEvent<T>> {
+    const [first, ...others] = this.deferredRootErrors.splice(0);
+    if (first === undefined) return;
+    for (const error of others) yield this.reportError(error, { url: error.url ?? '', depth: 0, parent: null });
+    throw first;
+  }
+
+  /** A root read whole or yielded something: the run cannot fail on its roots any more. */
+  private *rootStood(): Generator<WalkEvent<T>> {
+    if (this.rootStands) return;
+    this.rootStands = true;
     yield* this.releaseDeferred();
   }
 
-  /** Root failures wait until something else was found: if nothing was, the first one is thrown instead. */
+  /** Failures of roots that yielded nothing wait until a root stands: if none does, the first one is thrown instead. */
   private *releaseDeferred(): Generator<WalkEvent<T>> {
     for (const error of this.deferredRootErrors.splice(0)) yield this.reportError(error, { url: error.url ?? '', depth: 0, parent: null });
   }

@@ -1,7 +1,11 @@
+import { urlLimitError } from '../../factory/walk/frontier.js';
 import { defineScript, type LuaScript } from './lua-script.js';
 import { PRELUDE } from './prelude.js';
 
 const script = (name: string, body: string): LuaScript => defineScript(name, PRELUDE + body);
+
+// The frontier's report of the URL limit as stored JSON, split where the limit goes: the Lua writes it word for word.
+const URL_LIMIT_JSON = JSON.stringify(urlLimitError('\u0000')).split('\\u0000');
 
 /** ARGV: prefix, now, meta JSON, expiresAt ms, maxSitemaps, maxUrls (0 = none), roots flag, createdAt, work pairs... */
 export const CREATE_JOB = script(
@@ -113,7 +117,7 @@ local function write_shard(mark, id, offset, count, json)
   redis.call('HSET', STATUS, 'updatedAt', NOW)
   if max > 0 and found >= max then
     redis.call('HSET', STATUS, 'state', 'done')
-    push_errors({'{"kind":"too_many_urls","url":null,"message":"maxUrls (' .. max .. ') reached: the job stopped there"}'})
+    push_errors({'${URL_LIMIT_JSON[0]}' .. max .. '${URL_LIMIT_JSON[1]}'})
   end
   return shard, found
 end
