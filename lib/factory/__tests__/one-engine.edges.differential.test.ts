@@ -1,6 +1,9 @@
 import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import type { CannedResponse } from '../../demo/loopback-server.js';
+import { MemoryJobStore } from '../../store/memory-job-store.js';
+import { createJob, runSlice } from '../jobs/index.js';
+import { walkUrlEvents } from '../sitemap.js';
 import { indexOf, urlsetOf } from '../jobs/__tests__/small-sites.js';
 import { robots, useOneEngine } from './one-engine-harness.js';
 
@@ -141,5 +144,25 @@ describe('one engine at the edges: walk and jobs (memory, redis, a killed slice)
     const outcome = await expectOneEngine({ rootUrl: `${server.origin}/` }, NO_RETRIES);
     expect(outcome).toMatchObject({ failed: false, kinds: ['fetch_failed', 'http_status'] });
     expect(outcome.urls).toHaveLength(7);
+  });
+
+  it('does not fetch a redirect target already read a second time (walk and job), and reports the cycle', async () => {
+    const routes = (origin: string): Record<string, CannedResponse> => ({
+      '/index.xml': { body: indexOf(origin, ['/a.xml', '/r.xml']) },
+      '/r.xml': { status: 301, headers: { location: `${origin}/a.xml` }, body: '' },
+      '/a.xml': { body: urlsetOf(origin, 'a', 5) },
+    });
+    const outcome = await expectOneEngine({ sitemapUrls: [(await site(routes)).url('/index.xml')] }, { concurrency: 1 });
+    expect(outcome).toMatchObject({ failed: false, repeats: 1 });
+    const walked = await site(routes);
+    const events = [];
+    for await (const event of walkUrlEvents(walked.url('/index.xml'), { net: { allowPrivate: true }, concurrency: 1 })) events.push(event.type);
+    expect(events).toContain('cycle');
+    expect(walked.hits('/a.xml')).toBe(1);
+    const jobbed = await site(routes);
+    const store = new MemoryJobStore();
+    const { jobId } = await createJob(store, { sitemapUrls: [jobbed.url('/index.xml')], options: { net: { allowPrivate: true }, concurrency: 1 } });
+    expect(await runSlice(store, jobId, { net: { allowPrivate: true }, budgetMs: 10_000 })).toMatchObject({ state: 'done', urlsFound: 5, cycleCount: 1 });
+    expect(jobbed.hits('/a.xml')).toBe(1);
   });
 });

@@ -12,7 +12,7 @@ import { toFetchFailure } from './fetch-errors.js';
 import { cappedBody, DRAIN_LIMIT, type RawBody } from './response-body.js';
 import { responseHeaders } from './response-headers.js';
 import { assertUrlAllowed } from './ssrf-guard.js';
-import type { RequestOptions, SafeResponse } from './types.js';
+import { RedirectDeclined, type RequestOptions, type SafeResponse } from './types.js';
 
 const log = createLogger('factory:fetch');
 
@@ -46,11 +46,13 @@ export async function sendRequest(url: string, options: RequestOptions, extra: E
       if (next === null) return toSafeResponse(raw, { url: current.href, redirects, deadline, options });
       await raw.body.dump({ limit: DRAIN_LIMIT, signal: deadline.signal }).catch(() => raw.body.destroy());
       if (redirects >= options.maxRedirects) throw tooManyRedirects(url, options.maxRedirects);
+      if (options.followRedirect && !(await options.followRedirect(next.href))) throw new RedirectDeclined(next.href);
       log.debug({ event: 'fetch_redirect', url: current.href, to: next.href, status: raw.statusCode }, 'following redirect');
       current = next;
     }
   } catch (error) {
     deadline.clear();
+    if (error instanceof RedirectDeclined) throw error;
     throw toFetchFailure(error, { url: current.href, deadline, callerSignal: options.signal });
   }
 }

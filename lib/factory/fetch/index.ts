@@ -1,5 +1,6 @@
 /** Safe fetching: SSRF guard, one deadline per request, manual redirects, byte caps, gzip by magic bytes. */
 export type { RequestOptions, SafeResponse, OpenSitemapOptions, OpenedSitemap, ConditionalRequest, NotModifiedSitemap } from './types.js';
+export { RedirectDeclined } from './types.js';
 export type { AddressClass } from './ip-classifier.js';
 export { safeRequest } from './http-client.js';
 export { openSitemap, openSitemapIfModified } from './open-sitemap.js';

@@ -23,6 +23,19 @@ export interface RequestOptions {
   ratePerHost?: number | null;
   /** 429/503 answers whose Retry-After fits the deadline are waited out and asked again, at most this often. */
   retries?: number;
+  /**
+   * Asked before each redirect hop is followed: false stops the request with `RedirectDeclined` before the target
+   * is fetched (a sitemap redirecting into one already read is not fetched a second time).
+   */
+  followRedirect?: (url: string) => boolean | Promise<boolean>;
+}
+
+/** A redirect the caller declined to follow (`followRedirect` said no): not a failure, the target is known already. */
+export class RedirectDeclined extends Error {
+  override name = 'RedirectDeclined';
+  constructor(readonly target: string) {
+    super(`redirect to ${target} not followed`);
+  }
 }
 
 /** A response whose body is capped and covered by the request deadline. */

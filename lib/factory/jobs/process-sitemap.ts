@@ -72,7 +72,8 @@ async function previousValidator(context: SliceContext, ref: SitemapRef): Promis
 
 async function readInto(context: SliceContext, job: SitemapJob): Promise<ReadOutcome> {
   const previous = await previousValidator(context, job.ref);
-  const reader: SitemapReader = readSitemapShardEntries(job.ref, context.options, { skip: job.ref.emitted, batchSize: SHARD_SIZE, signal: job.held.signal, previous });
+  const followRedirect = (url: string) => mayFollow(context, job, url);
+  const reader: SitemapReader = readSitemapShardEntries(job.ref, context.options, { skip: job.ref.emitted, batchSize: SHARD_SIZE, signal: job.held.signal, previous, followRedirect });
   for (;;) {
     const step = await nextStep(job, reader);
     if (step.type !== 'event') return step;
@@ -103,6 +104,21 @@ async function visitTarget(context: SliceContext, job: SitemapJob, finalUrl: str
   context.log.info({ event: 'sitemap_cycle', url: job.ref.url, target: finalUrl, parent: job.ref.parent }, 'redirects to a sitemap already visited: not read again');
   job.cycleTarget = finalUrl;
   return false;
+}
+
+/**
+ * The walk policy's redirect identity at each hop, before the target is fetched: false (do not fetch it) when the
+ * target was visited already. A store failure says false too: the `redirected` event that follows asks the store
+ * again and raises the failure where the slice handles it.
+ */
+async function mayFollow(context: SliceContext, job: SitemapJob, url: string): Promise<boolean> {
+  const target = redirectTarget(job.ref, url);
+  if (target === null) return true;
+  try {
+    return (await context.store.visit(context.jobId, job.work.workId, target.key)) !== 'seen';
+  } catch {
+    return false;
+  }
 }
 
 // Closes a reader left mid-sitemap so its HTTP stream is released; the summary it would return is not needed.

@@ -1,5 +1,5 @@
 import { FactoryError, toFactoryError } from '../errors.js';
-import { openSitemapIfModified, type ConditionalRequest, type NotModifiedSitemap, type OpenSitemapOptions, type OpenedSitemap } from '../fetch/index.js';
+import { openSitemapIfModified, RedirectDeclined, type ConditionalRequest, type NotModifiedSitemap, type OpenSitemapOptions, type OpenedSitemap } from '../fetch/index.js';
 import type { WalkOptions } from '../limits.js';
 import { createSitemapParser, type ParsedItem, type ParseStats, type SitemapParser } from '../parse/index.js';
 import { sitemapRequestOptions } from '../fetch/request-options.js';
@@ -28,6 +28,11 @@ export interface ReadSitemapContext {
    */
   handOutEachStep?: boolean;
   signal?: AbortSignal;
+  /**
+   * Asked before each redirect hop (the frontier's visit of the target): false means the target was read already, and
+   * the read ends with a `redirected` event naming it instead of fetching it again.
+   */
+  followRedirect?: (url: string) => boolean | Promise<boolean>;
 }
 
 /** A read of one sitemap: where to start, and how each page becomes items (a fresh mapper per attempt). */
@@ -266,6 +271,13 @@ function withContext(error: unknown, ref: SitemapRef): FactoryError {
   return wrapped;
 }
 
+/** A redirect into a sitemap already read: the reader names the target, and the walk or job ends this read as a cycle. */
+async function* declined(ref: SitemapRef, target: string): AsyncGenerator<SitemapReadEvent<never>, never> {
+  log.debug({ event: 'redirect_declined', url: ref.url, target }, 'redirects to a sitemap already visited: not fetched');
+  yield { type: 'redirected', finalUrl: target };
+  throw new FactoryError('internal', `read on after its redirect into ${target} was declined`, { url: ref.url });
+}
+
 /** A dropped connection or a server-side hiccup: worth another attempt. Limits, parse errors and SSRF are final. */
 function isTransient(error: FactoryError): boolean {
   if (error.kind === 'fetch_failed') return true;
@@ -285,7 +297,9 @@ const pause = (ms: number, signal?: AbortSignal) =>
 
 /** One attempt: fetch, stream-parse and hand out events; returns the summary. */
 async function* readOnce<T>(ref: SitemapRef, options: WalkOptions, cursor: ReadCursor<T>, setup: ReadSitemapSetup<T> & { conditional: ConditionalRequest | null }) {
-  const opened = await (setup.open ?? openSitemapIfModified)(ref.url, sitemapRequestOptions(options, setup.signal), setup.conditional);
+  const request = sitemapRequestOptions(options, setup.signal);
+  if (setup.followRedirect) request.followRedirect = setup.followRedirect;
+  const opened = await (setup.open ?? openSitemapIfModified)(ref.url, request, setup.conditional);
   if (opened.url !== ref.url) yield { type: 'redirected' as const, finalUrl: opened.url };
   if (opened.notModified) return unchangedSummary(ref, setup.skip, { finalUrl: opened.url, previous: setup.previous ?? null, answered: opened });
   const parser = createSitemapParser({ sitemapUrl: opened.url, maxUrlLength: options.maxUrlLength });
@@ -333,6 +347,7 @@ export async function* readSitemap<T>(
     } catch (error) {
       // Cancelled (a `break`, a stop, a budget): nothing failed, so nothing is logged or wrapped.
       if (setup.signal?.aborted) throw error;
+      if (error instanceof RedirectDeclined) return yield* declined(ref, error.target);
       const failure = withContext(error, ref);
       if (attempt > options.retries || !isTransient(failure)) {
         // Nothing read is dropped: what this attempt read before the failure goes out first, then the failure.

@@ -68,8 +68,8 @@ interface Slot<T> {
   emitted: number;
   /** Items of this sitemap in the open batch. */
   queued: number;
-  /** The identity key of where it redirected, once added to the visited set. */
-  redirectKey?: string;
+  /** The identity keys of where it redirected (each hop), once added to the visited set by this read. */
+  redirectKeys: Set<string>;
   /** Its children offered to the visited set; `added` includes those queued before a resume. */
   children: ChildCounts;
   /** It handed out items or listed children (in this read or before a resume): if it fails now, what it yielded stands. */
@@ -220,10 +220,11 @@ export class SitemapWalk<T> {
       createMapper: this.setup.createMapper,
       signal: this.signal,
       previous: this.previousOf(ref),
+      followRedirect: (url) => !this.isSeenTarget(slot, url),
       ...(this.setup.open ? { open: this.setup.open } : {}),
     });
     const yielded = resume.emitted > 0 || resume.added > 0;
-    const slot: Slot<T> = { ref, iterator, emitted: resume.emitted, queued: 0, children: { offered: 0, rejected: 0, added: resume.added }, yielded };
+    const slot: Slot<T> = { ref, iterator, emitted: resume.emitted, queued: 0, children: { offered: 0, rejected: 0, added: resume.added }, yielded, redirectKeys: new Set() };
     this.live.add(slot);
     this.pull(slot);
   }
@@ -253,13 +254,13 @@ export class SitemapWalk<T> {
     if (!this.urlLimitReached()) this.pull(slot);
   }
 
-  /** True when a redirect lands on a sitemap already queued or read; else its final URL joins the visited set. */
-  private isSeenTarget(slot: Slot<T>, finalUrl: string): boolean {
-    const target = redirectTarget(slot.ref, finalUrl);
-    // A retried read redirects again to the key it added itself.
-    if (target === null || target.key === slot.redirectKey) return false;
+  /** True when a redirect (any hop) lands on a sitemap already queued or read; else the target joins the visited set. */
+  private isSeenTarget(slot: Slot<T>, url: string): boolean {
+    const target = redirectTarget(slot.ref, url);
+    // A retried read redirects again to the keys it added itself.
+    if (target === null || slot.redirectKeys.has(target.key)) return false;
     if (this.frontierState.visit(target.key) === 'seen') return true;
-    slot.redirectKey = target.key;
+    slot.redirectKeys.add(target.key);
     return false;
   }
 
