@@ -165,4 +165,23 @@ describe('one engine at the edges: walk and jobs (memory, redis, a killed slice)
     expect(await runSlice(store, jobId, { net: { allowPrivate: true }, budgetMs: 10_000 })).toMatchObject({ state: 'done', urlsFound: 5, cycleCount: 1 });
     expect(jobbed.hits('/a.xml')).toBe(1);
   });
+
+  it('reports child locs refused before any fetch (file:, ftp:, javascript:) as an error, not only as a count', async () => {
+    const refused = ['file:///etc/passwd', 'ftp://files.example/a.xml', 'javascript:alert(1)'];
+    const server = await site((origin) => ({
+      '/index.xml': {
+        body: `<?xml version="1.0"?><sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">${[...refused, `${origin}/a.xml`]
+          .map((loc) => `<sitemap><loc>${loc}</loc></sitemap>`)
+          .join('')}</sitemapindex>`,
+      },
+      '/a.xml': { body: urlsetOf(origin, 'a', 3) },
+    }));
+    const outcome = await expectOneEngine({ sitemapUrls: [server.url('/index.xml')] });
+    expect(outcome).toMatchObject({ failed: false, kinds: ['invalid_url'] });
+    expect(outcome.urls).toHaveLength(3);
+    const errors = [];
+    for await (const event of walkUrlEvents(server.url('/index.xml'), { net: { allowPrivate: true } })) if (event.type === 'error') errors.push(event);
+    expect(errors).toEqual([expect.objectContaining({ kind: 'invalid_url', url: server.url('/index.xml'), message: expect.stringMatching(/^3 child sitemap/) })]);
+    for (const loc of refused) expect(errors[0]?.message).not.toContain(loc);
+  });
 });

@@ -167,9 +167,9 @@ export class EntryBuilder {
 
   // Child sitemaps may be relative in the wild (static exports): resolved against the index's own URL.
   private finishSitemap(): void {
-    if (this.loc === null) return this.sink.drop('malformed');
+    if (this.loc === null) return this.sink.refuseChild('malformed');
     const checked = resolveLoc(this.loc, this.options.sitemapUrl, this.options.maxUrlLength);
-    if (checked.drop !== null) return this.sink.drop(checked.drop);
+    if (checked.drop !== null) return this.sink.refuseChild(checked.drop);
     this.sink.sitemap(checked.loc, this.lastmod);
   }
 

@@ -9,6 +9,8 @@ export class ItemSink {
   readonly dropped: DropCounts = { tooLong: 0, relative: 0, badScheme: 0, malformed: 0 };
   /** Date fields (`<lastmod>`, feed dates) that were not dates: read as null. */
   invalidLastmod = 0;
+  /** Child sitemap locs dropped (counted in `dropped` too): the walk reports them, as it reports children it cannot key. */
+  refusedChildren = 0;
 
   /** Emits a page. */
   url(entry: ParsedUrl): void {
@@ -25,6 +27,12 @@ export class ItemSink {
   /** Counts a dropped loc. */
   drop(reason: DropReason): void {
     this.dropped[reason] += 1;
+  }
+
+  /** Counts a dropped child sitemap loc. */
+  refuseChild(reason: DropReason): void {
+    this.drop(reason);
+    this.refusedChildren += 1;
   }
 
   /** The items collected since the last call, handing them over. */

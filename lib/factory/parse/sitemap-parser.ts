@@ -54,6 +54,7 @@ class StreamingSitemapParser implements SitemapParser {
       sitemaps: sink.sitemaps,
       dropped: { ...sink.dropped },
       invalidLastmod: sink.invalidLastmod,
+      refusedChildren: sink.refusedChildren,
       bytes: ctx.bytes,
       truncated,
     };

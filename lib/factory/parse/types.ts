@@ -33,6 +33,8 @@ export interface ParseStats {
   dropped: DropCounts;
   /** `<lastmod>` values (of pages and child sitemaps) and feed dates that were not W3C datetimes: read as null. */
   invalidLastmod: number;
+  /** Child sitemap locs dropped (also counted in `dropped`): not http(s), malformed or too long, so never fetched. */
+  refusedChildren: number;
   /** Bytes written so far. */
   bytes: number;
   /** The XML ended before its root element closed (a cut download or file): what was read is kept. */

@@ -218,6 +218,9 @@ class ReadCursor<T> {
 
   summary(opened: OpenedSitemap, stats: ParseStats): SitemapReadSummary {
     if (stats.truncated && !this.full) this.problem('invalid_xml', `document ends before its root element closes: the ${this.entries} entries read are kept`);
+    if (stats.refusedChildren > 0) {
+      this.problem('invalid_url', `${stats.refusedChildren} child sitemap loc(s) refused before any fetch (not an http(s) URL, malformed or too long): not followed`);
+    }
     const dropped = stats.dropped.tooLong + stats.dropped.relative + stats.dropped.badScheme + stats.dropped.malformed;
     const read = { ref: this.ref, children: this.children, problems: this.problems.length, etag: opened.etag, lastModified: opened.lastModified };
     return {
