@@ -91,7 +91,7 @@ export async function runWalk(inputs: AsyncIterable<Input>, options: WalkCallOpt
           counts.errors += 1;
           if (display.format !== 'ndjson' && !display.quiet) {
             progress.clear();
-            io.stderr.write(`error ${event.kind} ${event.url ?? ''}: ${event.message}\n`);
+            io.stderr.write(`error ${event.kind}${event.url === null ? '' : ` ${event.url}`}: ${event.message}\n`);
           }
         }
         if (!display.discard) await writer.raw(formatter.event(event));
