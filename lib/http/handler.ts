@@ -3,7 +3,7 @@ import { createLogger, sendLogsTo, setLogLevel } from '../utils/logger.js';
 import type { RouteMethod } from './api-routes.js';
 import { corsHeaders, preflightResponse, withHeaders } from './cors.js';
 import { assertAuthorized } from './request.js';
-import { json, responseForError } from './responses.js';
+import { errorResponse, responseForError } from './responses.js';
 import { serviceContext, type ServiceContext } from './service.js';
 
 const log = createLogger('http:handler');
@@ -58,6 +58,6 @@ export function preflight(methods: readonly RouteMethod[]): (request: Request) =
 
 /** `405` for a method the route does not serve, with `Allow` (and CORS, so a browser sees why). */
 export function methodNotAllowed(request: Request, allow: readonly string[]): Response {
-  const response = json({ error: { kind: 'bad_request', message: `method ${request.method} not allowed` } }, 405, { allow: allow.join(', ') });
+  const response = errorResponse('method_not_allowed', `method ${request.method} not allowed: use ${allow.join(', ')}`, null, { allow: allow.join(', ') });
   return withHeaders(response, corsFor(request));
 }
