@@ -46,7 +46,7 @@ async function syncToRun(runtime: SyncRuntime, values: { site?: string; resume?:
   }
   const [rootUrl] = positionals;
   if (rootUrl === undefined) throw new UsageError('expected a <rootUrl> or --resume <syncId>');
-  const site = await ensureSite(runtime.db, { rootUrl, ...(values.site === undefined ? {} : { siteId: values.site }) });
+  const site = await ensureSite(runtime.db, { rootUrl, ...(values.site === undefined ? {} : { siteId: values.site }) }, runtime.net);
   return (await startSync(runtime, site.siteId, { full: values.full === true })).syncId;
 }
 
