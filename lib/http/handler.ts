@@ -33,10 +33,11 @@ export async function handle(request: Request, route: (context: ServiceContext) 
     const context = serviceContext();
     assertAuthorized(request, context.config);
     response = await route(context);
-    log.info({ event: 'request', method: request.method, path, status: response.status, ms: Date.now() - startedAt }, 'request served');
+    // Debug: the platform (Vercel) and `serve` (its access line) log every request already.
+    log.debug({ event: 'request', method: request.method, path, status: response.status, ms: Date.now() - startedAt }, 'request served');
   } catch (error) {
     response = responseForError(error);
-    log.info({ event: 'request_failed', method: request.method, path, status: response.status, ms: Date.now() - startedAt }, 'request refused');
+    log.debug({ event: 'request_failed', method: request.method, path, status: response.status, ms: Date.now() - startedAt }, 'request refused');
   }
   return withHeaders(response, corsFor(request));
 }
