@@ -3,6 +3,7 @@ import type { InventoryDb } from './db.js';
 import { HistoryRowSchema, UrlRowSchema, parseRows, type HistoryRow, type UrlRow } from './schemas.js';
 import { URL_COLUMNS } from './sql-columns.js';
 import { RequestError } from '../factory/errors.js';
+import { normaliseHreflang } from '../factory/scope/locale.js';
 
 /** Largest page of a URL listing. */
 export const MAX_PAGE = 1_000;
@@ -17,11 +18,11 @@ export const UrlQuerySchema = z
       .regex(/^\/([^/?#]{1,200}\/)*([^/?#]{1,200})?$/, 'prefix is a path such as "/", "/blog", "/blog/" or "/blog/2024/"')
       .transform((value) => (value.endsWith('/') ? value : `${value}/`))
       .optional(),
-    // Tags are stored lower-case; `en-US` and `en_US` are the same locale as the CLI's --locale takes them.
+    // Any spelling the CLI's --locale takes (`en-US`, `en-us`, `EN_us`): stored tags are normalised hreflang (`en-US`).
     locale: z
       .string()
-      .regex(/^[a-z]{2,3}([-_][a-z0-9]{2,8})*$/i, 'locale is a language tag such as "fr", "en-us" or "en-US"')
-      .transform((value) => value.toLowerCase().replace(/_/g, '-'))
+      .regex(/^[a-z]{2,3}([-_][a-z0-9]{2,8})*$/i, 'locale is a language tag such as "fr", "en-US" or "en-us"')
+      .transform((value) => normaliseHreflang(value) ?? value)
       .optional(),
     changedSince: z.iso.datetime({ offset: true }).or(z.iso.date()).optional(),
     removed: z.enum(['true', 'false']).transform((value) => value === 'true').optional(),
