@@ -159,7 +159,7 @@ async function configureLogs(verbose: boolean, env: NodeJS.ProcessEnv): Promise<
   const { sendLogsTo, setLogLevel } = await import('../lib/utils/logger.js');
   sendLogsTo('stderr');
   // Child failures are printed as data (stderr lines or NDJSON events): logs are for -v.
-  setLogLevel(env.FACTORY_LOG_LEVEL ?? env.LOG_LEVEL ?? (verbose ? 'info' : 'error'));
+  setLogLevel(env.FACTORY_LOG_LEVEL || env.LOG_LEVEL || (verbose ? 'info' : 'error'));
 }
 
 /** Builds the `crawler-factory` program over the given streams; `result.code` holds the action's exit code. */

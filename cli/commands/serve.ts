@@ -51,8 +51,8 @@ export async function serveCommand(_args: string[], flags: ServeFlags, io: Io): 
   });
   // Loading the handlers pointed logs at stdout (as the functions log); in the CLI they belong on stderr.
   sendLogsTo('stderr');
-  setLogLevel(io.env.FACTORY_LOG_LEVEL ?? io.env.LOG_LEVEL ?? (flags.verbose ? 'info' : 'error'));
-  accessLog.level = io.env.FACTORY_LOG_LEVEL ?? io.env.LOG_LEVEL ?? 'info';
+  setLogLevel(io.env.FACTORY_LOG_LEVEL || io.env.LOG_LEVEL || (flags.verbose ? 'info' : 'error'));
+  accessLog.level = io.env.FACTORY_LOG_LEVEL || io.env.LOG_LEVEL || 'info';
   // Syncs a killed server left running go on by themselves (and stop blocking new syncs of their sites).
   const resumed = await resumeRunningSyncs(io.env).catch(async (error: unknown) => {
     await server.shutdown();

@@ -9,7 +9,7 @@ import { serviceContext, type ServiceContext } from './service.js';
 const log = createLogger('http:handler');
 // The functions log by default, to stdout as platforms collect it (the library alone is silent).
 sendLogsTo('stdout');
-setLogLevel(process.env.FACTORY_LOG_LEVEL ?? process.env.LOG_LEVEL ?? 'info');
+setLogLevel(process.env.FACTORY_LOG_LEVEL || process.env.LOG_LEVEL || 'info');
 
 // CORS applies to every answer, errors included (a browser cannot read an error it is not allowed to see);
 // with a broken configuration there is no origin list, so no CORS headers.
