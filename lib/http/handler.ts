@@ -11,6 +11,14 @@ const log = createLogger('http:handler');
 sendLogsTo('stdout');
 setLogLevel(process.env.FACTORY_LOG_LEVEL || process.env.LOG_LEVEL || 'info');
 
+// On by default (a function's log line per request); the local server writes its own access line instead.
+let requestLogging = true;
+
+/** Turns the per-request log line of `handle` off or on: `serve` logs every request itself (lib/http/local-server.ts). */
+export function setRequestLogging(on: boolean): void {
+  requestLogging = on;
+}
+
 // CORS applies to every answer, errors included (a browser cannot read an error it is not allowed to see);
 // with a broken configuration there is no origin list, so no CORS headers.
 function corsFor(request: Request): Record<string, string> {
@@ -33,11 +41,10 @@ export async function handle(request: Request, route: (context: ServiceContext) 
     const context = serviceContext();
     assertAuthorized(request, context.config);
     response = await route(context);
-    // Debug: the platform (Vercel) and `serve` (its access line) log every request already.
-    log.debug({ event: 'request', method: request.method, path, status: response.status, ms: Date.now() - startedAt }, 'request served');
+    if (requestLogging) log.info({ event: 'request', method: request.method, path, status: response.status, ms: Date.now() - startedAt }, 'request served');
   } catch (error) {
     response = responseForError(error);
-    log.debug({ event: 'request_failed', method: request.method, path, status: response.status, ms: Date.now() - startedAt }, 'request refused');
+    if (requestLogging) log.info({ event: 'request_failed', method: request.method, path, status: response.status, ms: Date.now() - startedAt }, 'request refused');
   }
   return withHeaders(response, corsFor(request));
 }

@@ -3,7 +3,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { listApiRoutes, loadRouteModule, ROUTE_METHODS, type RouteMethod, type RouteModule } from './api-routes.js';
-import { methodNotAllowed, preflight } from './handler.js';
+import { methodNotAllowed, preflight, setRequestLogging } from './handler.js';
 import { sendWebResponse, toWebRequest } from './node-adapter.js';
 import { errorResponse } from './responses.js';
 import { staticResponse } from './static-files.js';
@@ -79,6 +79,8 @@ async function respond(routes: Map<string, RouteModule>, request: Request, publi
 /** Serves every route under `apiDir` (`/api/x/y` -> `api/x/y.ts`) on host:port (port 0: a free one), and the files of `publicDir` outside /api/. */
 export async function startLocalApiServer(apiDir: string, listen: { host: string; port: number }, publicDir: string | null = null): Promise<LocalApiServer> {
   const routes = await loadRoutes(apiDir);
+  // One line per request, ours (`accessLog`): every path, static files and 404s included.
+  setRequestLogging(false);
   const stopping = new AbortController();
   const running = new Set<Promise<void>>();
   let origin = '';
