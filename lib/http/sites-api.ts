@@ -19,8 +19,19 @@ export const NewSiteRequestSchema = z
   .object({ rootUrl: z.string().min(1).max(2_048), siteId: z.string().max(200).optional(), options: SiteOptionsSchema.optional() })
   .strict();
 
-/** `PATCH /api/factory/sites/{siteId}` body: a new root URL, and options as on create (`null` removes one). */
-export const SitePatchRequestSchema = z.object({ rootUrl: z.string().min(1).max(2_048).optional(), options: SiteOptionsPatchSchema.optional() }).strict();
+// A body of bare options (`{"filter": ...}`, the shape of create's `options`) is read as `{"options": ...}`: no option is
+// named `rootUrl` or `options`, so the two shapes cannot be confused.
+function wrapBareOptions(body: unknown): unknown {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) return body;
+  const keys = Object.keys(body);
+  return keys.length > 0 && !keys.includes('options') && !keys.includes('rootUrl') ? { options: body } : body;
+}
+
+/** `PATCH /api/factory/sites/{siteId}` body: a new root URL, and options as on create (`null` removes one), or the options alone. */
+export const SitePatchRequestSchema = z.preprocess(
+  wrapBareOptions,
+  z.object({ rootUrl: z.string().min(1).max(2_048).optional(), options: SiteOptionsPatchSchema.optional() }).strict(),
+);
 
 /** Body of the sync calls that run a slice: the slice's budget (default half the function's time). */
 export const SyncStepRequestSchema = z.object({ budgetMs: z.number().int().positive().max(DEFAULT_SYNC_SLICE_BUDGET_MS).optional() }).strict();

@@ -3,7 +3,6 @@ import type { InventoryDb } from './db.js';
 import { SiteIdSchema, SiteSchema, SiteSummarySchema, SiteFilterSchema, parseRows, type Site, type SiteSummary } from './schemas.js';
 import { checkSiteRoot } from './site-root.js';
 import { SITE_COLUMNS, SYNC_COLUMNS } from './sql-columns.js';
-import { parseRootUrl } from '../factory/discovery/discovery.js';
 import { RequestError } from '../factory/errors.js';
 import type { NetPolicy } from '../factory/limits.js';
 import { CallerOptionsSchema } from '../http/request-schemas.js';
@@ -57,8 +56,10 @@ export function assertSiteId(value: unknown): string {
  * is a 409 `conflict`. A deleted site whose purge was cut short is purged first, so its id can be taken again.
  */
 export async function createSite(db: InventoryDb, input: NewSite, net?: NetPolicy): Promise<Site> {
+  // The id first: it costs nothing, the root's check may cost a DNS lookup.
+  const givenId = input.siteId === undefined ? undefined : assertSiteId(input.siteId);
   const root = await checkSiteRoot(input.rootUrl, net);
-  const siteId = input.siteId === undefined ? siteIdFromUrl(root) : assertSiteId(input.siteId);
+  const siteId = givenId ?? siteIdFromUrl(root);
   const options = SiteOptionsSchema.parse(input.options ?? {});
   const insert = () =>
     db.query(
@@ -124,10 +125,12 @@ export async function runningSyncRefusal(db: InventoryDb, siteId: string, what: 
  * an id taken by another root is a `conflict`.
  */
 export async function ensureSite(db: InventoryDb, input: NewSite, net?: NetPolicy): Promise<Site> {
-  const siteId = input.siteId === undefined ? siteIdFromUrl(parseRootUrl(input.rootUrl)) : assertSiteId(input.siteId);
+  // Checked before the comparison below, whose message repeats the URL: a root with a password never gets that far.
+  const root = await checkSiteRoot(input.rootUrl, net);
+  const siteId = input.siteId === undefined ? siteIdFromUrl(root) : assertSiteId(input.siteId);
   const existing = await db.query(`SELECT ${SITE_COLUMNS} FROM sites WHERE site_id = $1 AND deleted_at IS NULL`, [siteId]);
   const [site] = parseRows(SiteSchema, existing);
   if (!site) return createSite(db, { ...input, siteId }, net);
-  if (site.rootUrl !== parseRootUrl(input.rootUrl).href) throw new RequestError('conflict', `site ${siteId} has root URL ${site.rootUrl}, not ${input.rootUrl}`);
+  if (site.rootUrl !== root.href) throw new RequestError('conflict', `site ${siteId} has root URL ${site.rootUrl}, not ${input.rootUrl}`);
   return site;
 }

@@ -54,6 +54,10 @@ describe('site management over HTTP', () => {
     expect(changed.status).toBe(200);
     expect(await changed.json()).toMatchObject({ siteId: 'shop', options: { concurrency: 2, timeoutMs: 5_000, filter: { pathPrefixes: ['/blog/'], locales: [] } } });
     expect(((await (await api.call('/api/factory/sites/shop')).json()) as { options: object }).options).not.toHaveProperty('maxUrls');
+    // The options alone, as create's `options`, are a patch too.
+    const bare = await patch('/api/factory/sites/shop', { maxUrls: 70 });
+    expect(((await bare.json()) as { options: object }).options).toMatchObject({ maxUrls: 70, concurrency: 2 });
+    expect((await patch('/api/factory/sites/shop', { maxUrls: null })).status).toBe(200);
     await expectError(await patch('/api/factory/sites/shop', { options: { maxUrls: -1 } }), 400, 'bad_request');
     await expectError(await patch('/api/factory/sites/shop', { options: { nope: 1 } }), 400, 'bad_request');
     await expectError(await patch('/api/factory/sites/shop', { options: { nope: null } }), 400, 'bad_request');
