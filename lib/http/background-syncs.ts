@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { factoryConfig } from '../config/factory-config.js';
+import { isFactoryError } from '../factory/errors.js';
 import { DEFAULT_DB_DIR } from '../inventory/open-db.js';
 import { advanceSync, type SyncRuntime } from '../inventory/sync-driver.js';
 import { createLogger } from '../utils/logger.js';
@@ -62,7 +63,8 @@ function hasInventory(env: Record<string, string | undefined>): boolean {
 /**
  * Adopts every sync left `running` in the inventory (by a server that was killed, or one that is still alive: advancing a
  * sync from two processes is safe), so it goes on by itself instead of blocking new syncs of its site. Returns their
- * ids. A database or store that cannot be opened is thrown (`config`, `store_unavailable`), the handles closed first.
+ * ids. A database or store that is misconfigured or unreachable is thrown (`config`, `store_unavailable`), the handles
+ * closed first; another failure is logged and leaves the syncs to the next caller.
  */
 export async function resumeRunningSyncs(env: Record<string, string | undefined> = process.env): Promise<string[]> {
   if (!hasInventory(env)) return [];
@@ -79,6 +81,10 @@ export async function resumeRunningSyncs(env: Record<string, string | undefined>
   } catch (error) {
     await resetServiceStore();
     await resetInventoryDb();
-    throw error;
+    // A database or store that is misconfigured or down is the operator's to fix now; anything else (another process
+    // holding the embedded database, say) leaves the syncs for a later caller and the server serving.
+    if (isFactoryError(error) && (error.kind === 'config' || error.kind === 'store_unavailable')) throw error;
+    log.error({ event: 'syncs_resume_failed', err: error }, 'running syncs could not be resumed: they wait for the next caller');
+    return [];
   }
 }

@@ -48,15 +48,16 @@ export async function purgeSite(db: InventoryDb, siteId: string): Promise<Record
  * batches of DELETE_BATCH_ROWS, the site row last. A purge cut short is finished by the next delete or create of the id.
  */
 export async function deleteSite(db: InventoryDb, siteId: string): Promise<SiteDeletion> {
-  await getSite(db, siteId);
   const marked = await db.query(
     `UPDATE sites SET deleted_at = now(), updated_at = now()
      WHERE site_id = $1 AND deleted_at IS NULL AND NOT EXISTS (SELECT 1 FROM syncs WHERE site_id = $1 AND state = 'running') RETURNING site_id`,
     [siteId],
   );
   if (marked.length === 0) {
-    await getSite(db, siteId);
-    throw await runningSyncRefusal(db, siteId, 'deleted');
+    const [row] = await db.query('SELECT deleted_at IS NOT NULL AS deleted FROM sites WHERE site_id = $1', [siteId]);
+    // Unknown: 404. Live: a sync runs, 409. Already marked: a purge was cut short, and this one finishes it.
+    if (row === undefined) await getSite(db, siteId);
+    else if (row.deleted !== true) throw await runningSyncRefusal(db, siteId, 'deleted');
   }
   return { siteId, deleted: true, rows: await purgeSite(db, siteId) };
 }

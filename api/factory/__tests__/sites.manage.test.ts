@@ -155,4 +155,21 @@ describe('site management over HTTP', () => {
     }
     expect((await api.post('/api/factory/sites', { rootUrl: api.site.rootUrl, siteId: 'shop' })).status).toBe(201);
   });
+
+  it('finishes a purge that was cut short: a site marked deleted with rows left is purged by the next DELETE', async () => {
+    const client = new pg.Client({ connectionString: process.env.DATABASE_URL ?? TEST_DATABASE_URL });
+    await client.connect();
+    try {
+      // As a server killed between the mark and the last batch leaves it.
+      await client.query(`UPDATE sites SET deleted_at = now() WHERE site_id = 'other'`);
+      await expectError(await api.call('/api/factory/sites/other'), 404, 'not_found');
+      const deleted = await remove('/api/factory/sites/other');
+      expect(deleted.status).toBe(200);
+      expect(await deleted.json()).toMatchObject({ siteId: 'other', deleted: true, rows: { urls: api.site.pages.size, sites: 1 } });
+      const { rows } = await client.query<{ n: number }>(`SELECT count(*)::int AS n FROM urls WHERE site_id = 'other'`);
+      expect(rows[0]?.n).toBe(0);
+    } finally {
+      await client.end();
+    }
+  });
 });
