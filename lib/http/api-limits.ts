@@ -23,5 +23,5 @@ export const DEFAULT_SYNC_SLICE_BUDGET_MS = Math.floor(DEFAULT_SLICE_BUDGET_MS /
  * The first slice of a sync started without a `budgetMs`: short, and aborted (it commits what it read) at
  * START_SLICE_DEADLINE_MS whatever the site does, so the 201 comes within about 2 s; `serve` or the console goes on.
  */
-export const START_SLICE_BUDGET_MS = 1_000;
-export const START_SLICE_DEADLINE_MS = 1_500;
+export const START_SLICE_BUDGET_MS = 800;
+export const START_SLICE_DEADLINE_MS = 1_200;
