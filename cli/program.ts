@@ -108,6 +108,41 @@ function registerCommands(program: Command, run: (action: () => Promise<Action>)
   ]));
   sync.action(run(async () => (await import('./commands/sync.js')).syncCommand));
 
+  const sites = program.command('sites').summary('list, change or remove the sites of the URL inventory (DATABASE_URL, else PGlite in --db DIR)');
+  const sitesAction = (action: string) => run(async () => {
+    const { sitesCommand } = await import('./commands/sites.js');
+    return ((positionals: string[], flags: never, io: Io) => sitesCommand([action, ...positionals], flags, io)) as Action;
+  });
+  const dbOption = '--db <dir>';
+  const dbHelp = 'PGlite data directory when DATABASE_URL is unset (default .crawler-factory/db)';
+  sites.command('list').summary('every site as NDJSON: options, URL count, last sync').option(dbOption, dbHelp).action(sitesAction('list'));
+  sites
+    .command('rm')
+    .summary('remove a site and every row of it (refused while a sync runs)')
+    .argument('<siteId>', 'the site')
+    .option(dbOption, dbHelp)
+    .action(sitesAction('rm'));
+  const sitesSet = sites
+    .command('set')
+    .summary("change a site's root URL, limits or sub-tree (refused while a sync runs)")
+    .argument('<siteId>', 'the site')
+    .option(dbOption, dbHelp)
+    .option('--root <url>', 'a new root URL (checked as on create: no credentials, a host the network flags allow)')
+    .option('--max-urls <n>', 'stop a sync after N URLs')
+    .option('--max-depth <n>', 'deepest index level followed')
+    .option('--concurrency <n>', 'sitemaps in flight, at most 16')
+    .option('--timeout <ms>', 'per-request wall clock, at most 60000')
+    .option('--user-agent <ua>', 'User-Agent header')
+    .option('--path-prefix <group>', 'sub-tree: keep this path group, "/" or "/name/" (repeatable; with --locale replaces the filter)', collect)
+    .option('--locale <tag>', 'sub-tree: keep this locale (repeatable)', collect)
+    .option('--unset <option>', 'remove an option: maxUrls, maxDepth, concurrency, timeoutMs, userAgent, filter, ... (repeatable)', collect)
+    .option('--allow-private', 'a new root may be loopback or private')
+    .option('--allow-host <host[:port]>', 'a new root may be this private host (repeatable)', collect)
+    .option('--resolve <host:port:addr>', 'static DNS override (repeatable)', collect)
+    .action(sitesAction('set'));
+  sitesSet.addHelpText('after', examples(['crawler-factory sites set shop --path-prefix /blog/ --locale en-us --max-urls 100000', 'crawler-factory sites set shop --unset filter']));
+  sites.addHelpText('after', examples(['crawler-factory sites list', 'crawler-factory sites rm shop', 'DATABASE_URL=postgres://127.0.0.1/test crawler-factory sites list']));
+
   const demo = program
     .command('demo')
     .summary('serve the bundled demo site on 127.0.0.1 and discover it')
@@ -124,7 +159,7 @@ async function configureLogs(verbose: boolean, env: NodeJS.ProcessEnv): Promise<
   const { sendLogsTo, setLogLevel } = await import('../lib/utils/logger.js');
   sendLogsTo('stderr');
   // Child failures are printed as data (stderr lines or NDJSON events): logs are for -v.
-  setLogLevel(env.FACTORY_LOG_LEVEL ?? env.LOG_LEVEL ?? (verbose ? 'info' : 'error'));
+  setLogLevel(env.FACTORY_LOG_LEVEL || env.LOG_LEVEL || (verbose ? 'info' : 'error'));
 }
 
 /** Builds the `crawler-factory` program over the given streams; `result.code` holds the action's exit code. */

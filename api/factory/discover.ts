@@ -2,7 +2,7 @@ import { RequestError } from '../../lib/factory/errors.js';
 import { createJob, getJobStatus, readJobShard, retryStalledJob, runSlice, stopJob } from '../../lib/factory/jobs/index.js';
 import { DEFAULT_SLICE_BUDGET_MS, SLICE_HARD_LIMIT_MS } from '../../lib/http/api-limits.js';
 import { handle, preflight } from '../../lib/http/handler.js';
-import { readJsonBody } from '../../lib/http/request.js';
+import { parseQuery, readJsonBody } from '../../lib/http/request.js';
 import { DeleteJobQuerySchema, DiscoverQuerySchema, JobActionRequestSchema, StartJobRequestSchema } from '../../lib/http/request-schemas.js';
 import { json } from '../../lib/http/responses.js';
 import type { ServiceContext } from '../../lib/http/service.js';
@@ -43,7 +43,7 @@ export function POST(request: Request): Promise<Response> {
 /** `GET /api/factory/discover?jobId=` -> JobStatus; `&shard=N` -> `{"jobId","shard","urls"}`. */
 export function GET(request: Request): Promise<Response> {
   return handle(request, async (context) => {
-    const query = DiscoverQuerySchema.parse(Object.fromEntries(new URL(request.url).searchParams));
+    const query = parseQuery(request, DiscoverQuerySchema);
     const jobId = assertJobId(query.jobId);
     const store = await context.store();
     if (query.shard === undefined) return json(await getJobStatus(store, jobId));
@@ -56,7 +56,7 @@ export function GET(request: Request): Promise<Response> {
 /** `DELETE /api/factory/discover?jobId=` -> 200 `{"jobId","deleted":true}` once the job and its shards are gone; 404 if unknown. */
 export function DELETE(request: Request): Promise<Response> {
   return handle(request, async (context) => {
-    const jobId = assertJobId(DeleteJobQuerySchema.parse(Object.fromEntries(new URL(request.url).searchParams)).jobId);
+    const jobId = assertJobId(parseQuery(request, DeleteJobQuerySchema).jobId);
     const store = await context.store();
     if (!(await store.deleteJob(jobId))) throw jobNotFound(jobId);
     return json({ jobId, deleted: true });

@@ -1,7 +1,7 @@
 import { estimateScope } from '../../lib/factory/scope/scope-estimator.js';
 import { ESTIMATE_BUDGET_MS } from '../../lib/http/api-limits.js';
 import { handle, preflight } from '../../lib/http/handler.js';
-import { readJsonBody } from '../../lib/http/request.js';
+import { parseQuery, readJsonBody } from '../../lib/http/request.js';
 import { EstimateRequestSchema } from '../../lib/http/request-schemas.js';
 import { errorResponse, json } from '../../lib/http/responses.js';
 import type { ServiceContext } from '../../lib/http/service.js';
@@ -37,7 +37,7 @@ export function POST(request: Request): Promise<Response> {
 /** `GET /api/factory/estimate?rootUrl=...` -> 200 ScopeEstimate, or 429 `rate_limited` with Retry-After under load. */
 export function GET(request: Request): Promise<Response> {
   return handle(request, async (context) => {
-    const query = EstimateRequestSchema.parse(Object.fromEntries(new URL(request.url).searchParams));
+    const query = parseQuery(request, EstimateRequestSchema);
     return estimate(query.rootUrl, context);
   });
 }

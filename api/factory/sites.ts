@@ -7,19 +7,26 @@ export const SUBPATHS = true;
 // Loaded on first use: `serve` imports every route at start, and the inventory's modules would slow that for all.
 const routes = () => import('../../lib/http/sites-api.js');
 
+function route(method: 'GET' | 'POST' | 'PATCH' | 'DELETE') {
+  return (request: Request): Promise<Response> =>
+    handle(request, async (context) => (await routes()).sitesRoute(method, parseSitesPath(new URL(request.url).pathname), request, context));
+}
+
 /**
  * `GET /api/factory/sites` (list), `/{siteId}`, `/{siteId}/syncs`, `/{siteId}/syncs/{syncId}`,
  * `/{siteId}/urls?prefix=&locale=&changedSince=&removed=&limit=&cursor=` (NDJSON with `Accept: application/x-ndjson`),
  * `/{siteId}/urls/{url-encoded}/history`.
  */
-export function GET(request: Request): Promise<Response> {
-  return handle(request, async (context) => (await routes()).sitesRoute('GET', parseSitesPath(new URL(request.url).pathname), request, context));
-}
+export const GET = route('GET');
 
 /** `POST /api/factory/sites` (add), `/{siteId}/sync` (start, 201), `/{siteId}/sync/stop`, `/{siteId}/syncs/{syncId}` (advance one slice). */
-export function POST(request: Request): Promise<Response> {
-  return handle(request, async (context) => (await routes()).sitesRoute('POST', parseSitesPath(new URL(request.url).pathname), request, context));
-}
+export const POST = route('POST');
+
+/** `PATCH /api/factory/sites/{siteId}`: its root URL and options (409 while a sync runs). */
+export const PATCH = route('PATCH');
+
+/** `DELETE /api/factory/sites/{siteId}`: the site and every row of it (409 while a sync runs). */
+export const DELETE = route('DELETE');
 
 /** CORS preflight (and `Allow`) for every sites route. */
-export const OPTIONS = preflight(['GET', 'POST']);
+export const OPTIONS = preflight(['GET', 'POST', 'PATCH', 'DELETE']);

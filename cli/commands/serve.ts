@@ -1,9 +1,9 @@
 import { fileURLToPath } from 'node:url';
 import { factoryConfig, inMemoryStoreWarning } from '../../lib/config/factory-config.js';
-import { enableBackgroundSyncs } from '../../lib/http/background-syncs.js';
+import { enableBackgroundSyncs, resumeRunningSyncs } from '../../lib/http/background-syncs.js';
 import { resetInventoryDb } from '../../lib/http/inventory-context.js';
 import { checkListenAddress } from '../../lib/http/listen-policy.js';
-import { startLocalApiServer } from '../../lib/http/local-server.js';
+import { accessLog, startLocalApiServer } from '../../lib/http/local-server.js';
 import { resetServiceStore } from '../../lib/http/service.js';
 import { sendLogsTo, setLogLevel } from '../../lib/utils/logger.js';
 import { UsageError, type Io } from '../io.js';
@@ -46,10 +46,19 @@ export async function serveCommand(_args: string[], flags: ServeFlags, io: Io): 
   if (warning !== null) io.stderr.write(`warning: ${warning}\n`);
   // A long-lived server advances the syncs it starts by itself (on Vercel the console or an orchestrator does).
   const background = enableBackgroundSyncs();
-  const server = await startLocalApiServer(API_DIR, { host: flags.host, port }, PUBLIC_DIR);
+  const server = await startLocalApiServer(API_DIR, { host: flags.host, port }, PUBLIC_DIR).catch((error: unknown) => {
+    throw (error as NodeJS.ErrnoException).code === 'EADDRINUSE' ? new UsageError(`port ${port} is in use: choose another with --port`) : error;
+  });
   // Loading the handlers pointed logs at stdout (as the functions log); in the CLI they belong on stderr.
   sendLogsTo('stderr');
-  setLogLevel(io.env.FACTORY_LOG_LEVEL ?? io.env.LOG_LEVEL ?? (flags.verbose ? 'info' : 'error'));
+  setLogLevel(io.env.FACTORY_LOG_LEVEL || io.env.LOG_LEVEL || (flags.verbose ? 'info' : 'error'));
+  accessLog.level = io.env.FACTORY_LOG_LEVEL || io.env.LOG_LEVEL || 'info';
+  // Syncs a killed server left running go on by themselves (and stop blocking new syncs of their sites).
+  const resumed = await resumeRunningSyncs(io.env).catch(async (error: unknown) => {
+    await server.shutdown();
+    throw error;
+  });
+  if (resumed.length > 0) io.stderr.write(`resumed ${resumed.length} running sync(s): ${resumed.join(', ')}\n`);
   io.stderr.write(`serving ${server.routes.join(', ')} on ${server.origin}\nops console: ${server.origin}/\n`);
   await new Promise<void>((stop) => {
     process.once('SIGINT', stop);

@@ -1,6 +1,7 @@
 import { UsageError, type Io } from '../io.js';
 import { intFlag, netPolicyFrom, type CommonFlags } from '../options.js';
 import { MIN_BUDGET_MS } from './estimate.js';
+import { databaseUrlFrom } from '../../lib/inventory/db-errors.js';
 import { openInventoryDb, DEFAULT_DB_DIR } from '../../lib/inventory/open-db.js';
 import type { Sync } from '../../lib/inventory/schemas.js';
 import { ensureSite } from '../../lib/inventory/sites.js';
@@ -45,7 +46,7 @@ async function syncToRun(runtime: SyncRuntime, values: { site?: string; resume?:
   }
   const [rootUrl] = positionals;
   if (rootUrl === undefined) throw new UsageError('expected a <rootUrl> or --resume <syncId>');
-  const site = await ensureSite(runtime.db, { rootUrl, ...(values.site === undefined ? {} : { siteId: values.site }) });
+  const site = await ensureSite(runtime.db, { rootUrl, ...(values.site === undefined ? {} : { siteId: values.site }) }, runtime.net);
   return (await startSync(runtime, site.siteId, { full: values.full === true })).syncId;
 }
 
@@ -56,7 +57,7 @@ async function syncToRun(runtime: SyncRuntime, values: { site?: string; resume?:
 export async function syncCommand(positionals: string[], values: SyncFlags, io: Io): Promise<number> {
   const budgetMs = intFlag('budget', values.budget, MIN_BUDGET_MS, 900_000) ?? 10_000;
   const net = netPolicyFrom(values);
-  const db = await openInventoryDb({ databaseUrl: io.env.DATABASE_URL ?? null, dataDir: values.db ?? DEFAULT_DB_DIR });
+  const db = await openInventoryDb({ databaseUrl: databaseUrlFrom(io.env), dataDir: values.db ?? DEFAULT_DB_DIR });
   const store = await openJobStore(io.env);
   try {
     const runtime = { db, store, net };

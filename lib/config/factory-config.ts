@@ -53,7 +53,7 @@ export const FactoryEnvSchema = z.object({
   FACTORY_CORS_ORIGINS: z.string().optional(),
   /** Estimates run at once by this process; more are answered 429 with Retry-After (default 4). */
   /** Postgres for the URL inventory (`?options=-c search_path=...` picks a schema); unset: embedded PGlite. */
-  DATABASE_URL: z.string().min(1).optional(),
+  DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/, error: 'expected a postgres:// or postgresql:// URL' }).optional(),
   /** PGlite's data directory when DATABASE_URL is unset (default .crawler-factory/db). */
   FACTORY_DB_DIR: z.string().min(1).optional(),
   FACTORY_ESTIMATE_CONCURRENCY: z.coerce.number({ error: 'expected a whole number' }).int().positive().max(1_000).optional(),

@@ -21,6 +21,7 @@ export const ERROR_KINDS = [
   'bad_request',
   'unauthorized',
   'not_found',
+  'method_not_allowed',
   'conflict',
   'rate_limited',
   'store_unavailable',

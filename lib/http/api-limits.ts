@@ -18,3 +18,10 @@ export const ESTIMATE_BUDGET_MS = 2_000;
 
 /** A sync step's default slice: half the function's time, the other half is left for applying the shards it wrote. */
 export const DEFAULT_SYNC_SLICE_BUDGET_MS = Math.floor(DEFAULT_SLICE_BUDGET_MS / 2);
+
+/**
+ * The first slice of a sync started without a `budgetMs`: short, and aborted (it commits what it read) at
+ * START_SLICE_DEADLINE_MS whatever the site does, so the 201 comes within about 2 s; `serve` or the console goes on.
+ */
+export const START_SLICE_BUDGET_MS = 800;
+export const START_SLICE_DEADLINE_MS = 1_200;

@@ -3,13 +3,21 @@ import { createLogger, sendLogsTo, setLogLevel } from '../utils/logger.js';
 import type { RouteMethod } from './api-routes.js';
 import { corsHeaders, preflightResponse, withHeaders } from './cors.js';
 import { assertAuthorized } from './request.js';
-import { json, responseForError } from './responses.js';
+import { errorResponse, responseForError } from './responses.js';
 import { serviceContext, type ServiceContext } from './service.js';
 
 const log = createLogger('http:handler');
 // The functions log by default, to stdout as platforms collect it (the library alone is silent).
 sendLogsTo('stdout');
-setLogLevel(process.env.FACTORY_LOG_LEVEL ?? process.env.LOG_LEVEL ?? 'info');
+setLogLevel(process.env.FACTORY_LOG_LEVEL || process.env.LOG_LEVEL || 'info');
+
+// On by default (a function's log line per request); the local server writes its own access line instead.
+let requestLogging = true;
+
+/** Turns the per-request log line of `handle` off or on: `serve` logs every request itself (lib/http/local-server.ts). */
+export function setRequestLogging(on: boolean): void {
+  requestLogging = on;
+}
 
 // CORS applies to every answer, errors included (a browser cannot read an error it is not allowed to see);
 // with a broken configuration there is no origin list, so no CORS headers.
@@ -33,10 +41,10 @@ export async function handle(request: Request, route: (context: ServiceContext) 
     const context = serviceContext();
     assertAuthorized(request, context.config);
     response = await route(context);
-    log.info({ event: 'request', method: request.method, path, status: response.status, ms: Date.now() - startedAt }, 'request served');
+    if (requestLogging) log.info({ event: 'request', method: request.method, path, status: response.status, ms: Date.now() - startedAt }, 'request served');
   } catch (error) {
     response = responseForError(error);
-    log.info({ event: 'request_failed', method: request.method, path, status: response.status, ms: Date.now() - startedAt }, 'request refused');
+    if (requestLogging) log.info({ event: 'request_failed', method: request.method, path, status: response.status, ms: Date.now() - startedAt }, 'request refused');
   }
   return withHeaders(response, corsFor(request));
 }
@@ -58,6 +66,6 @@ export function preflight(methods: readonly RouteMethod[]): (request: Request) =
 
 /** `405` for a method the route does not serve, with `Allow` (and CORS, so a browser sees why). */
 export function methodNotAllowed(request: Request, allow: readonly string[]): Response {
-  const response = json({ error: { kind: 'bad_request', message: `method ${request.method} not allowed` } }, 405, { allow: allow.join(', ') });
+  const response = errorResponse('method_not_allowed', `method ${request.method} not allowed: use ${allow.join(', ')}`, null, { allow: allow.join(', ') });
   return withHeaders(response, corsFor(request));
 }

@@ -3,13 +3,28 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { listApiRoutes, loadRouteModule, ROUTE_METHODS, type RouteMethod, type RouteModule } from './api-routes.js';
-import { methodNotAllowed, preflight } from './handler.js';
+import { methodNotAllowed, preflight, setRequestLogging } from './handler.js';
 import { sendWebResponse, toWebRequest } from './node-adapter.js';
 import { errorResponse } from './responses.js';
 import { staticResponse } from './static-files.js';
 import { createLogger } from '../utils/logger.js';
 
 const log = createLogger('http:local-server');
+
+/**
+ * One line per request served (`event: "access"`: method, path, status, ms). Its own logger so `serve` can keep it at
+ * `info` while the other modules stay at `error`.
+ */
+export const accessLog = createLogger('http:access');
+
+// Query values that may carry secrets (tokens in links, signatures) never reach a log line; the names do.
+const SECRET_PARAM = /token|key|secret|password|passwd|auth|sig|session|cookie|code|credential/i;
+
+/** The request's path and query for a log line, with the values of secret-looking parameters redacted. */
+export function loggablePath(url: URL): string {
+  const query = [...url.searchParams].map(([name, value]) => `${encodeURIComponent(name)}=${SECRET_PARAM.test(name) ? '[redacted]' : encodeURIComponent(value)}`);
+  return query.length === 0 ? url.pathname : `${url.pathname}?${query.join('&')}`;
+}
 
 /** How long shutdown waits for running handlers by default: slices stop within it, commit and release. */
 export const DEFAULT_SHUTDOWN_GRACE_MS = 2_000;
@@ -64,6 +79,8 @@ async function respond(routes: Map<string, RouteModule>, request: Request, publi
 /** Serves every route under `apiDir` (`/api/x/y` -> `api/x/y.ts`) on host:port (port 0: a free one), and the files of `publicDir` outside /api/. */
 export async function startLocalApiServer(apiDir: string, listen: { host: string; port: number }, publicDir: string | null = null): Promise<LocalApiServer> {
   const routes = await loadRoutes(apiDir);
+  // One line per request, ours (`accessLog`): every path, static files and 404s included.
+  setRequestLogging(false);
   const stopping = new AbortController();
   const running = new Set<Promise<void>>();
   let origin = '';
@@ -76,9 +93,16 @@ export async function startLocalApiServer(apiDir: string, listen: { host: string
       void sendWebResponse(errorResponse('bad_request', 'malformed request target'), outgoing);
       return;
     }
+    const startedAt = performance.now();
     const served = Promise.resolve()
       .then(() => respond(routes, request, publicDir))
-      .then((response) => sendWebResponse(response, outgoing))
+      .then((response) => {
+        accessLog.info(
+          { event: 'access', method: request.method, path: loggablePath(new URL(request.url)), status: response.status, ms: Math.round(performance.now() - startedAt) },
+          'request',
+        );
+        return sendWebResponse(response, outgoing);
+      })
       // Handed to the OS before shutdown may drop the connection.
       .then(() => (outgoing.writableFinished ? undefined : once(outgoing, 'finish').then(() => undefined)))
       .catch((error: unknown) => {

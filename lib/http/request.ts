@@ -1,5 +1,5 @@
 import { timingSafeEqual, createHash } from 'node:crypto';
-import type { z } from 'zod';
+import { z } from 'zod';
 import { RequestError } from '../factory/errors.js';
 import type { FactoryConfig } from '../config/factory-config.js';
 
@@ -20,6 +20,19 @@ export async function readJsonBody<S extends z.ZodType>(request: Request, schema
     }
   }
   return schema.parse(value);
+}
+
+/**
+ * Validates a request's query string: an unknown parameter is a 400 naming it ("unknown query parameter X"), any
+ * other problem names the parameter, never "body" (the query is not the body).
+ */
+export function parseQuery<S extends z.ZodType>(request: Request, schema: S): z.output<S> {
+  const parsed = schema.safeParse(Object.fromEntries(new URL(request.url).searchParams));
+  if (parsed.success) return parsed.data;
+  const issue = parsed.error.issues[0];
+  if (issue?.code === 'unrecognized_keys') throw new RequestError('bad_request', `unknown query parameter ${issue.keys.join(', ')}`);
+  const name = issue?.path.join('.') ?? '';
+  throw new RequestError('bad_request', name === '' ? `invalid query: ${issue?.message ?? 'malformed'}` : `query parameter ${name}: ${issue?.message ?? 'invalid'}`);
 }
 
 async function readCapped(request: Request): Promise<string> {

@@ -10,6 +10,7 @@ const STATUS_BY_KIND: Partial<Record<ErrorKind, number>> = {
   invalid_url: 400,
   unauthorized: 401,
   not_found: 404,
+  method_not_allowed: 405,
   conflict: 409,
   blocked_ssrf: 422,
   rate_limited: 429,

@@ -1,15 +1,16 @@
 import { z } from 'zod';
-import { DEFAULT_SYNC_SLICE_BUDGET_MS } from './api-limits.js';
-import { inventoryDb } from './inventory-context.js';
-import { readJsonBody } from './request.js';
-import { json } from './responses.js';
-import type { ServiceContext } from './service.js';
-import type { SitesPath } from './sites-path.js';
-import { RequestError } from '../factory/errors.js';
-import { createSite, getSite, listSites, SiteOptionsSchema } from '../inventory/sites.js';
-import { advanceSync, startSync, stopSync, type AdvanceOptions, type SyncRuntime } from '../inventory/sync-driver.js';
+import { DEFAULT_SYNC_SLICE_BUDGET_MS, START_SLICE_BUDGET_MS, START_SLICE_DEADLINE_MS } from './api-limits.js';
 import { adoptSync } from './background-syncs.js';
+import { inventoryDb } from './inventory-context.js';
+import { parseQuery, readJsonBody } from './request.js';
+import { errorResponse, json } from './responses.js';
+import type { ServiceContext } from './service.js';
+import { SITES_BASE, type SitesPath } from './sites-path.js';
+import { isFactoryError, RequestError } from '../factory/errors.js';
 import type { Sync } from '../inventory/schemas.js';
+import { deleteSite } from '../inventory/site-deletion.js';
+import { createSite, getSite, listSites, SiteOptionsPatchSchema, SiteOptionsSchema, updateSite } from '../inventory/sites.js';
+import { advanceSync, startSync, stopSync, type AdvanceOptions, type SyncRuntime } from '../inventory/sync-driver.js';
 import { getSync, listSyncs, runningSync } from '../inventory/syncs.js';
 import { listUrls, streamUrls, UrlQuerySchema, urlHistory } from '../inventory/url-query.js';
 
@@ -18,10 +19,39 @@ export const NewSiteRequestSchema = z
   .object({ rootUrl: z.string().min(1).max(2_048), siteId: z.string().max(200).optional(), options: SiteOptionsSchema.optional() })
   .strict();
 
+// A body of bare options (`{"filter": ...}`, the shape of create's `options`) is read as `{"options": ...}`: no option is
+// named `rootUrl` or `options`, so the two shapes cannot be confused.
+function wrapBareOptions(body: unknown): unknown {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) return body;
+  const keys = Object.keys(body);
+  return keys.length > 0 && !keys.includes('options') && !keys.includes('rootUrl') ? { options: body } : body;
+}
+
+/** `PATCH /api/factory/sites/{siteId}` body: a new root URL, and options as on create (`null` removes one), or the options alone. */
+export const SitePatchRequestSchema = z.preprocess(
+  wrapBareOptions,
+  z.object({ rootUrl: z.string().min(1).max(2_048).optional(), options: SiteOptionsPatchSchema.optional() }).strict(),
+);
+
 /** Body of the sync calls that run a slice: the slice's budget (default half the function's time). */
 export const SyncStepRequestSchema = z.object({ budgetMs: z.number().int().positive().max(DEFAULT_SYNC_SLICE_BUDGET_MS).optional() }).strict();
 /** `POST .../sync`: a step's budget, and `full` to read every sitemap whole (no incremental re-sync). */
 export const SyncStartRequestSchema = SyncStepRequestSchema.extend({ full: z.boolean().optional() }).strict();
+
+/** The methods each sites route serves (405 with `Allow` for the others). */
+const ALLOWED: Record<SitesPath['type'], readonly string[]> = {
+  sites: ['GET', 'POST'],
+  site: ['GET', 'PATCH', 'DELETE'],
+  sync: ['POST'],
+  'sync-stop': ['POST'],
+  syncs: ['GET'],
+  'sync-one': ['GET', 'POST'],
+  urls: ['GET'],
+  history: ['GET'],
+};
+
+/** The methods the sites function exports. */
+export type SitesMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE';
 
 async function runtimeOf(context: ServiceContext): Promise<SyncRuntime> {
   return { db: await inventoryDb(), store: await context.store(), net: context.net };
@@ -34,13 +64,30 @@ async function advanceAndAdopt(runtime: SyncRuntime, syncId: string, options: Ad
   return sync;
 }
 
-function urlQuery(request: Request) {
-  return UrlQuerySchema.parse(Object.fromEntries(new URL(request.url).searchParams));
+// A second start names the running sync and both ways on: one more slice of it, or stopping it.
+async function startOrExplain(runtime: SyncRuntime, siteId: string, full: boolean): Promise<Sync> {
+  try {
+    return await startSync(runtime, siteId, { full });
+  } catch (error) {
+    const running = isFactoryError(error) && error.kind === 'conflict' ? await runningSync(runtime.db, siteId) : null;
+    if (running === null) throw error;
+    const base = `${SITES_BASE}/${siteId}`;
+    throw new RequestError(
+      'conflict',
+      `site ${siteId} has a running sync ${running.syncId}: continue it with POST ${base}/syncs/${running.syncId}, or stop it with POST ${base}/sync/stop`,
+    );
+  }
+}
+
+// The first slice: the caller's budget when given; else a short one cut off at a deadline, so a slow site cannot hold the 201.
+function firstSlice(budgetMs: number | undefined, signal: AbortSignal): AdvanceOptions {
+  if (budgetMs !== undefined) return { budgetMs, signal };
+  return { budgetMs: START_SLICE_BUDGET_MS, signal: AbortSignal.any([signal, AbortSignal.timeout(START_SLICE_DEADLINE_MS)]) };
 }
 
 // NDJSON export: one row a line, read page by page, so memory holds one page whatever the site's size.
-async function ndjsonResponse(runtime: SyncRuntime, siteId: string, request: Request): Promise<Response> {
-  const { limit: _limit, ...query } = urlQuery(request);
+function ndjsonResponse(runtime: SyncRuntime, siteId: string, request: Request): Response {
+  const { limit: _limit, ...query } = parseQuery(request, UrlQuerySchema);
   const rows = streamUrls(runtime.db, siteId, query);
   const encoder = new TextEncoder();
   const body = new ReadableStream<Uint8Array>({
@@ -56,8 +103,7 @@ async function ndjsonResponse(runtime: SyncRuntime, siteId: string, request: Req
   return new Response(body, { headers: { 'content-type': 'application/x-ndjson; charset=utf-8', 'cache-control': 'no-store' } });
 }
 
-async function getRoute(path: SitesPath, request: Request, context: ServiceContext): Promise<Response> {
-  const runtime = await runtimeOf(context);
+async function getRoute(path: SitesPath, request: Request, runtime: SyncRuntime): Promise<Response> {
   const { db } = runtime;
   switch (path.type) {
     case 'sites':
@@ -69,28 +115,29 @@ async function getRoute(path: SitesPath, request: Request, context: ServiceConte
       return json({ syncs: await listSyncs(db, path.siteId) });
     case 'sync-one':
       return json(await getSync(db, path.syncId, path.siteId));
-    case 'urls':
+    case 'urls': {
+      const query = parseQuery(request, UrlQuerySchema);
       await getSite(db, path.siteId);
       if ((request.headers.get('accept') ?? '').includes('application/x-ndjson')) return ndjsonResponse(runtime, path.siteId, request);
-      return json(await listUrls(db, path.siteId, urlQuery(request)));
+      return json(await listUrls(db, path.siteId, query));
+    }
     case 'history':
       return json({ url: path.url, history: await urlHistory(db, path.siteId, path.url) });
     default:
-      throw methodNotAllowed(request, path);
+      throw new Error(`no GET for ${path.type}`);
   }
 }
 
-async function postRoute(path: SitesPath, request: Request, context: ServiceContext): Promise<Response> {
-  const runtime = await runtimeOf(context);
+async function postRoute(path: SitesPath, request: Request, runtime: SyncRuntime): Promise<Response> {
   switch (path.type) {
     case 'sites': {
       const body = await readJsonBody(request, NewSiteRequestSchema);
-      return json(await createSite(runtime.db, body), 201);
+      return json(await createSite(runtime.db, body, runtime.net), 201);
     }
     case 'sync': {
       const { budgetMs, full } = await readJsonBody(request, SyncStartRequestSchema);
-      const sync = await startSync(runtime, path.siteId, { full: full === true });
-      return json(await advanceAndAdopt(runtime, sync.syncId, { budgetMs: budgetMs ?? DEFAULT_SYNC_SLICE_BUDGET_MS, signal: request.signal }), 201);
+      const sync = await startOrExplain(runtime, path.siteId, full === true);
+      return json(await advanceAndAdopt(runtime, sync.syncId, firstSlice(budgetMs, request.signal)), 201);
     }
     case 'sync-stop': {
       await readJsonBody(request, z.object({}).strict());
@@ -104,37 +151,25 @@ async function postRoute(path: SitesPath, request: Request, context: ServiceCont
       return json(await advanceAndAdopt(runtime, path.syncId, { budgetMs: budgetMs ?? DEFAULT_SYNC_SLICE_BUDGET_MS, signal: request.signal }));
     }
     default:
-      throw methodNotAllowed(request, path);
+      throw new Error(`no POST for ${path.type}`);
   }
 }
 
-class MethodNotAllowed extends Error {
-  constructor(readonly allow: string) {
-    super('method not allowed');
-  }
+async function siteRoute(method: 'PATCH' | 'DELETE', path: Extract<SitesPath, { type: 'site' }>, request: Request, runtime: SyncRuntime): Promise<Response> {
+  if (method === 'DELETE') return json(await deleteSite(runtime.db, path.siteId));
+  const patch = await readJsonBody(request, SitePatchRequestSchema);
+  return json(await updateSite(runtime.db, path.siteId, patch, runtime.net));
 }
 
-const ALLOWED: Record<SitesPath['type'], string> = {
-  sites: 'GET, POST',
-  site: 'GET',
-  sync: 'POST',
-  'sync-stop': 'POST',
-  syncs: 'GET',
-  'sync-one': 'GET, POST',
-  urls: 'GET',
-  history: 'GET',
-};
-
-function methodNotAllowed(_request: Request, path: SitesPath): MethodNotAllowed {
-  return new MethodNotAllowed(ALLOWED[path.type]);
-}
-
-/** Runs the route a sites path names for GET or POST; another method (or one the route lacks) is a 405 with `Allow`. */
-export async function sitesRoute(method: 'GET' | 'POST', path: SitesPath, request: Request, context: ServiceContext): Promise<Response> {
-  try {
-    return await (method === 'GET' ? getRoute(path, request, context) : postRoute(path, request, context));
-  } catch (error) {
-    if (!(error instanceof MethodNotAllowed)) throw error;
-    return json({ error: { kind: 'bad_request', message: `method ${method} not allowed` } }, 405, { allow: error.allow });
+/** Runs the route a sites path names; a method the route does not serve is a 405 `method_not_allowed` with `Allow`. */
+export async function sitesRoute(method: SitesMethod, path: SitesPath, request: Request, context: ServiceContext): Promise<Response> {
+  const allowed = ALLOWED[path.type];
+  if (!allowed.includes(method)) {
+    return errorResponse('method_not_allowed', `method ${method} not allowed on this route: use ${allowed.join(', ')}`, null, { allow: allowed.join(', ') });
   }
+  const runtime = await runtimeOf(context);
+  if (method === 'GET') return getRoute(path, request, runtime);
+  if (method === 'POST') return postRoute(path, request, runtime);
+  if (path.type !== 'site') throw new Error(`no ${method} for ${path.type}`);
+  return siteRoute(method, path, request, runtime);
 }

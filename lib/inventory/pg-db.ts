@@ -1,5 +1,9 @@
 import pg from 'pg';
 import type { InventoryDb, Queryable, RawRow } from './db.js';
+import { toDatabaseFailure } from './db-errors.js';
+
+/** How long a connection attempt may take before the database counts as unavailable (pg waits forever by default). */
+const CONNECT_TIMEOUT_MS = 5_000;
 
 /** A schema name from configuration (tests): plain identifiers only, since it is written into a startup option. */
 const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
@@ -13,7 +17,15 @@ export interface PgDbOptions {
 }
 
 function queryable(client: pg.Pool | pg.PoolClient): Queryable {
-  return { query: async (sql, params = []) => (await client.query<RawRow>(sql, [...params])).rows };
+  return {
+    query: async (sql, params = []) => {
+      try {
+        return (await client.query<RawRow>(sql, [...params])).rows;
+      } catch (error) {
+        throw toDatabaseFailure(error);
+      }
+    },
+  };
 }
 
 /** Opens a pooled Postgres inventory and creates its schema if asked (migrations: openInventoryDb applies them). */
@@ -22,12 +34,15 @@ export async function openPgDb(options: PgDbOptions): Promise<InventoryDb> {
   const pool = new pg.Pool({
     connectionString: options.connectionString,
     max: options.max ?? 5,
+    connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
     ...(options.schema ? { options: `-c search_path=${options.schema}` } : {}),
   });
   // An idle client's error (server restart) must not crash the process; the next query reconnects.
   pool.on('error', () => undefined);
   const session = async <T>(work: (client: pg.PoolClient) => Promise<T>): Promise<T> => {
-    const client = await pool.connect();
+    const client = await pool.connect().catch((error: unknown) => {
+      throw toDatabaseFailure(error);
+    });
     try {
       return await work(client);
     } finally {

@@ -1,20 +1,42 @@
 import { z } from 'zod';
 import type { InventoryDb } from './db.js';
 import { SiteIdSchema, SiteSchema, SiteSummarySchema, SiteFilterSchema, parseRows, type Site, type SiteSummary } from './schemas.js';
+import { checkSiteRoot } from './site-root.js';
 import { SITE_COLUMNS, SYNC_COLUMNS } from './sql-columns.js';
-import { parseRootUrl } from '../factory/discovery/discovery.js';
 import { RequestError } from '../factory/errors.js';
+import type { NetPolicy } from '../factory/limits.js';
 import { CallerOptionsSchema } from '../http/request-schemas.js';
 
 /** A site's stored options: the caller's job limits and the sub-tree filter the wizard chose. */
 export const SiteOptionsSchema = CallerOptionsSchema.extend({ filter: SiteFilterSchema.optional() }).strict();
 export type SiteOptions = z.infer<typeof SiteOptionsSchema>;
 
+/** A change of a site's options as sent: each key given replaces the stored one, `null` removes it (the default again). */
+export const SiteOptionsPatchSchema = z.record(z.string(), z.unknown());
+export type SiteOptionsPatch = z.infer<typeof SiteOptionsPatchSchema>;
+
+/** Applies an options patch to stored options: unknown keys and bad values are refused as on create (strict zod). */
+export function patchOptions(stored: Record<string, unknown>, patch: SiteOptionsPatch): SiteOptions {
+  const unset = Object.keys(patch).filter((key) => patch[key] === null);
+  const set = SiteOptionsSchema.parse(Object.fromEntries(Object.entries(patch).filter(([, value]) => value !== null)));
+  // A removed key must still be an option: `null` for a typo would otherwise pass silently.
+  SiteOptionsSchema.keyof().array().parse(unset);
+  const merged: Record<string, unknown> = { ...stored, ...set };
+  for (const key of unset) delete merged[key];
+  return SiteOptionsSchema.parse(merged);
+}
+
 /** A site to add: its root URL, an id (default: from the host) and options. */
 export interface NewSite {
   rootUrl: string;
   siteId?: string;
   options?: SiteOptions;
+}
+
+/** A change of a site: a new root URL, options to set or remove. */
+export interface SitePatch {
+  rootUrl?: string;
+  options?: SiteOptionsPatch;
 }
 
 /** The id a site gets from its host when none is given: `www.Example.com:8080` -> `www.example.com-8080`. */
@@ -29,23 +51,33 @@ export function assertSiteId(value: unknown): string {
   return parsed.data;
 }
 
-/** Adds a site; an id already taken is a 409 `conflict`. */
-export async function createSite(db: InventoryDb, input: NewSite): Promise<Site> {
-  const root = parseRootUrl(input.rootUrl);
-  const siteId = input.siteId === undefined ? siteIdFromUrl(root) : assertSiteId(input.siteId);
+/**
+ * Adds a site; its root is checked first (`checkSiteRoot`, with the deployment's network policy when given); an id already taken
+ * is a 409 `conflict`. A deleted site whose purge was cut short is purged first, so its id can be taken again.
+ */
+export async function createSite(db: InventoryDb, input: NewSite, net?: NetPolicy): Promise<Site> {
+  // The id first: it costs nothing, the root's check may cost a DNS lookup.
+  const givenId = input.siteId === undefined ? undefined : assertSiteId(input.siteId);
+  const root = await checkSiteRoot(input.rootUrl, net);
+  const siteId = givenId ?? siteIdFromUrl(root);
   const options = SiteOptionsSchema.parse(input.options ?? {});
-  const rows = await db.query(
-    `INSERT INTO sites (site_id, root_url, options) VALUES ($1, $2, $3::jsonb) ON CONFLICT (site_id) DO NOTHING RETURNING ${SITE_COLUMNS}`,
-    [siteId, root.href, JSON.stringify(options)],
-  );
-  const [site] = parseRows(SiteSchema, rows);
+  const insert = () =>
+    db.query(
+      `INSERT INTO sites (site_id, root_url, options) VALUES ($1, $2, $3::jsonb) ON CONFLICT (site_id) DO NOTHING RETURNING ${SITE_COLUMNS}`,
+      [siteId, root.href, JSON.stringify(options)],
+    );
+  let [site] = parseRows(SiteSchema, await insert());
+  if (!site && (await db.query('SELECT 1 FROM sites WHERE site_id = $1 AND deleted_at IS NOT NULL', [siteId])).length > 0) {
+    await (await import('./site-deletion.js')).purgeSite(db, siteId);
+    [site] = parseRows(SiteSchema, await insert());
+  }
   if (!site) throw new RequestError('conflict', `site ${siteId} exists already`);
   return site;
 }
 
-/** One site, or `not_found`. */
+/** One site, or `not_found` (a deleted site is gone). */
 export async function getSite(db: InventoryDb, siteId: string): Promise<Site> {
-  const [site] = parseRows(SiteSchema, await db.query(`SELECT ${SITE_COLUMNS} FROM sites WHERE site_id = $1`, [siteId]));
+  const [site] = parseRows(SiteSchema, await db.query(`SELECT ${SITE_COLUMNS} FROM sites WHERE site_id = $1 AND deleted_at IS NULL`, [siteId]));
   if (!site) throw new RequestError('not_found', `no site ${siteId}`);
   return site;
 }
@@ -56,17 +88,49 @@ export async function listSites(db: InventoryDb): Promise<SiteSummary[]> {
     `SELECT ${SITE_COLUMNS},
        (SELECT count(*) FROM urls u WHERE u.site_id = s.site_id AND u.removed_at IS NULL)::int AS "urlCount",
        (SELECT row_to_json(last) FROM (SELECT ${SYNC_COLUMNS} FROM syncs y WHERE y.site_id = s.site_id ORDER BY started_at DESC, sync_id LIMIT 1) last) AS "lastSync"
-     FROM sites s ORDER BY created_at, site_id`,
+     FROM sites s WHERE s.deleted_at IS NULL ORDER BY created_at, site_id`,
   );
   return parseRows(SiteSummarySchema, rows);
 }
 
-/** The site a CLI sync of `rootUrl` uses: the given (or host-derived) id, added if new; an id taken by another root is a `conflict`. */
-export async function ensureSite(db: InventoryDb, input: NewSite): Promise<Site> {
-  const siteId = input.siteId === undefined ? siteIdFromUrl(parseRootUrl(input.rootUrl)) : assertSiteId(input.siteId);
-  const existing = await db.query(`SELECT ${SITE_COLUMNS} FROM sites WHERE site_id = $1`, [siteId]);
+/**
+ * Changes a site's root URL (checked as on create) or options (each key given replaces the stored one, `null` removes
+ * it). Refused with 409 while a sync runs: the sync reads its limits and its sub-tree as it goes.
+ */
+export async function updateSite(db: InventoryDb, siteId: string, patch: SitePatch, net: NetPolicy): Promise<Site> {
+  const site = await getSite(db, siteId);
+  const root = patch.rootUrl === undefined ? null : await checkSiteRoot(patch.rootUrl, net);
+  const options = patchOptions(site.options, patch.options ?? {});
+  const rows = await db.query(
+    `UPDATE sites SET root_url = $2, options = $3::jsonb, updated_at = now()
+     WHERE site_id = $1 AND deleted_at IS NULL AND NOT EXISTS (SELECT 1 FROM syncs WHERE site_id = $1 AND state = 'running')
+     RETURNING ${SITE_COLUMNS}`,
+    [siteId, root?.href ?? site.rootUrl, JSON.stringify(options)],
+  );
+  const [updated] = parseRows(SiteSchema, rows);
+  if (updated) return updated;
+  await getSite(db, siteId);
+  throw await runningSyncRefusal(db, siteId, 'changed');
+}
+
+/** The 409 for a change refused because a sync runs: names the sync and how to stop it. */
+export async function runningSyncRefusal(db: InventoryDb, siteId: string, what: string): Promise<RequestError> {
+  const [running] = await db.query(`SELECT sync_id AS "syncId" FROM syncs WHERE site_id = $1 AND state = 'running'`, [siteId]);
+  const syncId = running === undefined ? 'a sync' : `sync ${String(running.syncId)}`;
+  return new RequestError('conflict', `site ${siteId} cannot be ${what} while ${syncId} runs: stop it first (POST /api/factory/sites/${siteId}/sync/stop)`);
+}
+
+/**
+ * The site a CLI sync of `rootUrl` uses: the given (or host-derived) id, added if new (its root checked as on create);
+ * an id taken by another root is a `conflict`.
+ */
+export async function ensureSite(db: InventoryDb, input: NewSite, net?: NetPolicy): Promise<Site> {
+  // Checked before the comparison below, whose message repeats the URL: a root with a password never gets that far.
+  const root = await checkSiteRoot(input.rootUrl, net);
+  const siteId = input.siteId === undefined ? siteIdFromUrl(root) : assertSiteId(input.siteId);
+  const existing = await db.query(`SELECT ${SITE_COLUMNS} FROM sites WHERE site_id = $1 AND deleted_at IS NULL`, [siteId]);
   const [site] = parseRows(SiteSchema, existing);
-  if (!site) return createSite(db, { ...input, siteId });
-  if (site.rootUrl !== parseRootUrl(input.rootUrl).href) throw new RequestError('conflict', `site ${siteId} has root URL ${site.rootUrl}, not ${input.rootUrl}`);
+  if (!site) return createSite(db, { ...input, siteId }, net);
+  if (site.rootUrl !== root.href) throw new RequestError('conflict', `site ${siteId} has root URL ${site.rootUrl}, not ${input.rootUrl}`);
   return site;
 }

@@ -3,6 +3,7 @@ import type { InventoryDb } from './db.js';
 import { HistoryRowSchema, UrlRowSchema, parseRows, type HistoryRow, type UrlRow } from './schemas.js';
 import { URL_COLUMNS } from './sql-columns.js';
 import { RequestError } from '../factory/errors.js';
+import { normaliseHreflang } from '../factory/scope/locale.js';
 
 /** Largest page of a URL listing. */
 export const MAX_PAGE = 1_000;
@@ -10,8 +11,19 @@ export const MAX_PAGE = 1_000;
 /** Filters of a URL listing, all combinable; `cursor` continues after the last URL of the page before. */
 export const UrlQuerySchema = z
   .object({
-    prefix: z.string().regex(/^\/([^/?#]{1,200}\/)?$/, 'prefix is a path group: "/" or "/name/"').optional(),
-    locale: z.string().regex(/^[a-z]{2}(-[a-z0-9]{2,8})*$/, 'locale is a lower-case tag such as "fr" or "en-us"').optional(),
+    // `/blog`, `/blog/` and nested `/blog/2024/` are one prefix: a folder, so the trailing slash is implied.
+    prefix: z
+      .string()
+      .max(1_000)
+      .regex(/^\/([^/?#]{1,200}\/)*([^/?#]{1,200})?$/, 'prefix is a path such as "/", "/blog", "/blog/" or "/blog/2024/"')
+      .transform((value) => (value.endsWith('/') ? value : `${value}/`))
+      .optional(),
+    // Any spelling the CLI's --locale takes (`en-US`, `en-us`, `EN_us`): stored tags are normalised hreflang (`en-US`).
+    locale: z
+      .string()
+      .regex(/^[a-z]{2,3}([-_][a-z0-9]{2,8})*$/i, 'locale is a language tag such as "fr", "en-US" or "en-us"')
+      .transform((value) => normaliseHreflang(value) ?? value)
+      .optional(),
     changedSince: z.iso.datetime({ offset: true }).or(z.iso.date()).optional(),
     removed: z.enum(['true', 'false']).transform((value) => value === 'true').optional(),
     limit: z.string().regex(/^\d{1,4}$/, 'limit is a whole number').transform(Number).pipe(z.number().int().min(1).max(MAX_PAGE)).optional(),
@@ -38,6 +50,11 @@ export function decodeCursor(cursor: string): string {
   return url;
 }
 
+// A prefix is matched as literal text inside a POSIX regular expression.
+function escapeRegex(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
 // Each filter adds a constant clause with its own parameter: the SQL text depends only on which filters are present.
 function whereClauses(query: UrlQuery, after: string | null): { sql: string; params: unknown[] } {
   const clauses: string[] = [];
@@ -46,7 +63,13 @@ function whereClauses(query: UrlQuery, after: string | null): { sql: string; par
     params.push(value);
     clauses.push(clause.replace('?', `$${params.length + 1}`));
   };
-  if (query.prefix !== undefined) add('path_prefix = ?', query.prefix);
+  if (query.prefix !== undefined) {
+    // The index holds a URL's first content folder (after a locale folder); a nested prefix narrows by that group
+    // first, then matches the rest of the path: the group's folder at the path's start or after one locale folder.
+    const group = /^\/[^/]+\//.exec(query.prefix)?.[0] ?? '/';
+    add('path_prefix = ?', group);
+    if (group !== query.prefix) add("url ~ ('^[^:/]+://[^/]+(/[^/]+){0,1}' || ?)", escapeRegex(query.prefix));
+  }
   if (query.locale !== undefined) add('locale = ?', query.locale);
   if (query.changedSince !== undefined) add('changed_at >= ?::timestamptz', query.changedSince);
   if (query.removed === true) clauses.push('removed_at IS NOT NULL');

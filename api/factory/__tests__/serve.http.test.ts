@@ -135,7 +135,7 @@ describe('crawler-factory serve', () => {
     const put = await fetch(`${open.origin}/api/factory/discover`, { method: 'PUT', body: '{}' });
     expect(put.status).toBe(405);
     expect(put.headers.get('allow')).toBe('GET, POST, DELETE, OPTIONS');
-    expect(await put.json()).toMatchObject({ error: { kind: 'bad_request' } });
+    expect(await put.json()).toMatchObject({ error: { kind: 'method_not_allowed' } });
   });
 
   it('with FACTORY_API_TOKEN, asks for the bearer token on every route (401) and serves the right one', async () => {

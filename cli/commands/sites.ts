@@ -1,0 +1,83 @@
+import { UsageError, type Io } from '../io.js';
+import { intFlag, netPolicyFrom } from '../options.js';
+import type { InventoryDb } from '../../lib/inventory/db.js';
+import { databaseUrlFrom } from '../../lib/inventory/db-errors.js';
+import { openInventoryDb, DEFAULT_DB_DIR } from '../../lib/inventory/open-db.js';
+import { deleteSite } from '../../lib/inventory/site-deletion.js';
+import { assertSiteId, listSites, updateSite, type SiteOptionsPatch } from '../../lib/inventory/sites.js';
+
+/** The flags of `sites list|rm|set`. */
+export interface SitesFlags {
+  db?: string;
+  root?: string;
+  maxUrls?: string;
+  maxDepth?: string;
+  concurrency?: string;
+  timeout?: string;
+  userAgent?: string;
+  pathPrefix?: string[];
+  locale?: string[];
+  unset?: string[];
+  allowPrivate?: boolean;
+  allowHost?: string[];
+  resolve?: string[];
+}
+
+// `--unset` names options as the API does; the CLI's own spellings (`max-urls`, `path-prefix`) are accepted too.
+const UNSET_NAMES: Readonly<Record<string, string>> = {
+  'max-urls': 'maxUrls',
+  'max-depth': 'maxDepth',
+  timeout: 'timeoutMs',
+  'user-agent': 'userAgent',
+  'path-prefix': 'filter',
+  locale: 'filter',
+};
+
+/** The options patch the `set` flags describe: each flag given replaces that option, `--unset NAME` removes one. */
+export function optionsPatchFrom(flags: SitesFlags): SiteOptionsPatch {
+  const patch: SiteOptionsPatch = {};
+  const numbers = { maxUrls: intFlag('max-urls', flags.maxUrls, 1), maxDepth: intFlag('max-depth', flags.maxDepth, 0, 1_000), concurrency: intFlag('concurrency', flags.concurrency, 1, 16), timeoutMs: intFlag('timeout', flags.timeout, 1, 60_000) };
+  for (const [key, value] of Object.entries(numbers)) if (value !== undefined) patch[key] = value;
+  if (flags.userAgent !== undefined) patch.userAgent = flags.userAgent;
+  // The sub-tree: path groups ("/blog/") and locales, as the console's wizard chooses them.
+  if (flags.pathPrefix !== undefined || flags.locale !== undefined) {
+    patch.filter = { pathPrefixes: (flags.pathPrefix ?? []).map((prefix) => (prefix.endsWith('/') ? prefix : `${prefix}/`)), locales: (flags.locale ?? []).map((locale) => locale.toLowerCase()) };
+  }
+  for (const name of flags.unset ?? []) patch[UNSET_NAMES[name] ?? name] = null;
+  return patch;
+}
+
+async function withDb<T>(flags: SitesFlags, io: Io, work: (db: InventoryDb) => Promise<T>): Promise<T> {
+  const db = await openInventoryDb({ databaseUrl: databaseUrlFrom(io.env), dataDir: flags.db ?? DEFAULT_DB_DIR });
+  try {
+    return await work(db);
+  } finally {
+    await db.close();
+  }
+}
+
+/**
+ * `crawler-factory sites list` (one site a line, NDJSON), `sites rm <siteId>` and `sites set <siteId> [flags]` (the
+ * result as JSON) over the inventory (DATABASE_URL, else PGlite in --db DIR), with the HTTP API's rules: a site with a
+ * running sync is neither changed nor removed (exit 1, `conflict`), a new root is checked with the network flags.
+ */
+export async function sitesCommand(positionals: string[], flags: SitesFlags, io: Io): Promise<number> {
+  const [action, id, ...extra] = positionals;
+  if (extra.length > 0) throw new UsageError(`unexpected argument ${extra[0]}`);
+  if (action === 'list') {
+    if (id !== undefined) throw new UsageError('sites list takes no argument');
+    const sites = await withDb(flags, io, listSites);
+    for (const site of sites) io.stdout.write(`${JSON.stringify(site)}\n`);
+    return 0;
+  }
+  if (id === undefined) throw new UsageError(`sites ${action} needs a <siteId>`);
+  const siteId = assertSiteId(id);
+  if (action === 'rm') {
+    io.stdout.write(`${JSON.stringify(await withDb(flags, io, (db) => deleteSite(db, siteId)))}\n`);
+    return 0;
+  }
+  const patch = { ...(flags.root === undefined ? {} : { rootUrl: flags.root }), options: optionsPatchFrom(flags) };
+  const net = netPolicyFrom(flags);
+  io.stdout.write(`${JSON.stringify(await withDb(flags, io, (db) => updateSite(db, siteId, patch, net)), null, 2)}\n`);
+  return 0;
+}

@@ -1,0 +1,35 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { parseRootUrl } from '../factory/discovery/discovery.js';
+import { FactoryError } from '../factory/errors.js';
+import { assertHostAllowed } from '../factory/fetch/index.js';
+import type { NetPolicy } from '../factory/limits.js';
+
+/** How long the DNS part of the check may take: a name that does not answer in time is left to the sync's own checks. */
+const DNS_CHECK_MS = 3_000;
+
+// WHATWG URL parsing "repairs" `http:///etc/passwd` into host `etc`: the authority is checked on the text itself.
+const HAS_AUTHORITY = /^[a-z][a-z0-9+.-]*:\/\/[^/?#\\]/i;
+
+/**
+ * Checks a site's root URL as a sync of it would be checked, before it is stored: an absolute http(s) URL with a host
+ * (`invalid_url`), no credentials (`invalid_url`: they would never be sent), and a host the deployment's network policy
+ * lets a sync fetch when `net` is given (`blocked_ssrf`, with DNS: a metadata or private root is refused now, not at its
+ * first sync).
+ */
+export async function checkSiteRoot(rootUrl: string, net?: NetPolicy): Promise<URL> {
+  const root = parseRootUrl(rootUrl);
+  if (!HAS_AUTHORITY.test(rootUrl.trim()) || root.hostname === '') {
+    throw new FactoryError('invalid_url', 'a root URL needs a host: scheme://host/...', { url: rootUrl });
+  }
+  if (root.username !== '' || root.password !== '') {
+    // The URL is not echoed: it holds a password.
+    throw new FactoryError('invalid_url', 'a root URL must not hold credentials (user:password@): credentials are never sent to a site');
+  }
+  // Without a policy (the library, inventory tests) only the URL itself is checked: every sync applies its own.
+  if (net === undefined) return root;
+  const checked = assertHostAllowed(root, net);
+  // A refusal that comes after the deadline is the sync's to report: it must not surface as an unhandled rejection.
+  checked.catch(() => undefined);
+  await Promise.race([checked, sleep(DNS_CHECK_MS, undefined, { ref: false })]);
+  return root;
+}
