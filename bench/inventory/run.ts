@@ -10,7 +10,7 @@ import pg from 'pg';
 import { applyShard } from '../../lib/inventory/apply-shard.js';
 import type { InventoryDb } from '../../lib/inventory/db.js';
 import { openInventoryDb } from '../../lib/inventory/open-db.js';
-import { removeUnseen } from '../../lib/inventory/removal.js';
+import { removeWhatIsGone } from '../../lib/inventory/removal.js';
 import { createSite } from '../../lib/inventory/sites.js';
 import { finishSync, getSync, insertSync } from '../../lib/inventory/syncs.js';
 import type { ShardEntry } from '../../lib/factory/types.js';
@@ -70,7 +70,7 @@ async function pass(db: InventoryDb, input: { siteId: string; urls: number; chan
   }
   const upsertMs = performance.now() - started;
   const removalStarted = performance.now();
-  await removeUnseen(db, sync);
+  await removeWhatIsGone(db, sync, { errors: [], errorsComplete: true, unchanged: [] });
   await finishSync(db, sync.syncId, 'done');
   const removalMs = performance.now() - removalStarted;
   input.probe.mark(`${input.label} 100%`);

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { InventoryDb } from './db.js';
 import { sql as init } from './migrations/001-init.js';
 import { sql as sitemapValidators } from './migrations/002-sitemap-validators.js';
+import { sql as sitemapMembership } from './migrations/003-sitemap-membership.js';
 import { createLogger } from '../utils/logger.js';
 
 const log = createLogger('inventory:migrate');
@@ -10,6 +11,7 @@ const log = createLogger('inventory:migrate');
 export const MIGRATIONS: ReadonlyArray<{ version: number; name: string; sql: string }> = [
   { version: 1, name: 'init', sql: init },
   { version: 2, name: 'sitemap-validators', sql: sitemapValidators },
+  { version: 3, name: 'sitemap-membership', sql: sitemapMembership },
 ];
 
 // Postgres advisory locks take a bigint; this one is ours for the migration step (the bytes of "cfmigr1").

@@ -1,8 +1,9 @@
 /**
  * One statement applies a batch (at most 500 deduplicated URLs) of sync $1 to site $2:
  * `old` reads the rows as they were, `up` upserts (an unchanged URL only gets its seen stamps),
- * `hist` appends one history row per changed field and per return, and the last SELECT counts.
- * Parameters: $1 sync id, $2 site id, $3..$9 the batch's columns as arrays.
+ * `hist` appends one history row per changed field and per return, `member` stamps each (URL, sitemap) membership
+ * with the sync's sequence number (DESIGN "Inventory": removal is decided per sitemap), and the last SELECT counts.
+ * Parameters: $1 sync id, $2 site id, $3..$9 the batch's columns as arrays, $10/$11 its memberships (URL, sitemap id).
  */
 export const UPSERT_BATCH_SQL = `
 WITH input AS (
@@ -47,6 +48,12 @@ diff AS (
     ('priority', o.priority::text, i.priority::text, o.priority IS DISTINCT FROM i.priority)
   ) AS c(event, old_value, new_value, happened)
   WHERE c.happened AND o.last_sync_id IS DISTINCT FROM $1
+),
+member AS (
+  INSERT INTO url_sitemaps AS m (site_id, url, sitemap_id, seen_seq)
+  SELECT $2, t.url, t.sitemap_id, (SELECT seq FROM syncs WHERE sync_id = $1) FROM unnest($10::text[], $11::int[]) AS t(url, sitemap_id)
+  ON CONFLICT (site_id, url, sitemap_id) DO UPDATE SET seen_seq = EXCLUDED.seen_seq
+  WHERE m.seen_seq <> EXCLUDED.seen_seq
 ),
 hist AS (
   INSERT INTO url_history (site_id, url, sync_id, event, old_value, new_value)
