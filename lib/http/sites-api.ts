@@ -10,7 +10,7 @@ import { createSite, getSite, listSites, SiteOptionsSchema } from '../inventory/
 import { advanceSync, startSync, stopSync, type AdvanceOptions, type SyncRuntime } from '../inventory/sync-driver.js';
 import { adoptSync } from './background-syncs.js';
 import type { Sync } from '../inventory/schemas.js';
-import { getSync, listSyncs, runningSync } from '../inventory/syncs.js';
+import { getSync, getSyncDetail, listSyncs, runningSync } from '../inventory/syncs.js';
 import { listUrls, streamUrls, UrlQuerySchema, urlHistory } from '../inventory/url-query.js';
 
 /** `POST /api/factory/sites` body. */
@@ -68,7 +68,7 @@ async function getRoute(path: SitesPath, request: Request, context: ServiceConte
       await getSite(db, path.siteId);
       return json({ syncs: await listSyncs(db, path.siteId) });
     case 'sync-one':
-      return json(await getSync(db, path.syncId, path.siteId));
+      return json(await getSyncDetail(db, path.syncId, path.siteId));
     case 'urls':
       await getSite(db, path.siteId);
       if ((request.headers.get('accept') ?? '').includes('application/x-ndjson')) return ndjsonResponse(runtime, path.siteId, request);
