@@ -10,9 +10,11 @@ WITH input AS (
   SELECT * FROM unnest($3::text[], $4::text[], $5::text[], $6::float8[], $7::text[], $8::text[], $9::text[])
     AS t(url, lastmod, changefreq, priority, source, locale, path_prefix)
 ),
-old AS (
+-- One primary-key probe per input row (LATERAL): a join would let the planner hash the whole site when its
+-- statistics are stale (a table filled by the sync itself), turning each batch into a scan of every URL.
+old AS MATERIALIZED (
   SELECT u.url, u.sitemap_lastmod, u.changefreq, u.priority, u.removed_at, u.last_sync_id
-  FROM urls u JOIN input i ON u.site_id = $2 AND u.url = i.url
+  FROM input i CROSS JOIN LATERAL (SELECT * FROM urls x WHERE x.site_id = $2 AND x.url = i.url LIMIT 1) u
 ),
 up AS (
   INSERT INTO urls AS u (site_id, url, sitemap_lastmod, changefreq, priority, source_sitemap, locale, path_prefix,
