@@ -147,11 +147,36 @@ function renderSync(sync) {
     status.textContent =
       `Sync ${sync.syncId}: ${sync.state} — ${sync.seen} URLs in the inventory from ${sync.urlsFound} found; ` +
       `shards ${sync.shardsApplied}/${sync.shardsWritten}; sitemaps ${sync.sitemapsDone} done, ${sync.sitemapsPending} pending; ` +
-      `${sync.new} new, ${sync.changed} changed, ${sync.returned} returned, ${sync.removed} removed; errors: ${errorsText(sync.errors)}`;
+      `${sync.new} new, ${sync.changed} changed, ${sync.returned} returned, ${sync.removed} removed, ` +
+      `${sync.kept} kept unchanged, ${sync.keptUnread} kept because their sitemap failed; errors: ${errorsText(sync.errors)}` +
+      (sync.message ? `; ${sync.message}` : '');
   }
   const running = sync?.state === 'running';
+  if (running) $('#sync-failures').hidden = true;
   $('#stop-button').disabled = !running;
   $('#sync-button').disabled = running;
+}
+
+function failureText(failure) {
+  const what = `${failure.kind}${failure.status ? ` ${failure.status}` : ''}: ${failure.message}`;
+  const fate = failure.fate === 'gone' ? 'gone, its URLs removed' : 'unknown, its URLs kept';
+  return `${failure.url ?? '(the whole job)'} — ${what} (${fate})`;
+}
+
+// An ended sync's failed sitemaps (the first 1000), from its detail: which one failed, why, and what became of its URLs.
+async function renderFailures(sync) {
+  const box = $('#sync-failures');
+  box.replaceChildren();
+  box.hidden = true;
+  if (!sync || sync.state === 'running') return;
+  const { failedSitemaps } = await api(sitePath(`/syncs/${sync.syncId}`));
+  if (state.sync?.syncId !== sync.syncId || failedSitemaps.length === 0) return;
+  const title = document.createElement('p');
+  title.textContent = `Failed sitemaps (${failedSitemaps.length}):`;
+  const list = document.createElement('ul');
+  list.append(...failedSitemaps.map((failure) => Object.assign(document.createElement('li'), { textContent: failureText(failure) })));
+  box.replaceChildren(title, list);
+  box.hidden = false;
 }
 
 async function loadSyncs() {
@@ -190,7 +215,7 @@ async function poll() {
 // A sync that ended (possibly within its first call) changes the site's count, its syncs and its URLs.
 async function refreshAfterSync() {
   if (state.sync?.state === 'running') return;
-  await Promise.all([loadSyncs(), loadSites(), loadUrls(null)]).catch((error) => showError(error.message));
+  await Promise.all([loadSyncs(), loadSites(), loadUrls(null), renderFailures(state.sync)]).catch((error) => showError(error.message));
 }
 
 async function onSync() {
@@ -294,7 +319,7 @@ async function openSite(siteId) {
   $('#history').hidden = true;
   const syncs = await loadSyncs();
   renderSync(syncs[0] ?? null);
-  await loadUrls(null);
+  await Promise.all([loadUrls(null), renderFailures(state.sync)]);
   if (state.sync?.state === 'running') void poll();
   $('#site-title').scrollIntoView?.();
 }

@@ -1,6 +1,7 @@
 // Inventory sink benchmark: rows/s upserted into Postgres and PGlite for a first sync of N URLs and a re-sync with 1%
 // changed, and the process's peak RSS sampled throughout (it must stay flat: shards are generated, applied, dropped).
 //   npm run bench:inventory -- [--urls 1000000] [--pglite-urls 200000] [--db both|postgres|pglite]
+// Each pass also times a bare 500-row unnest upsert of the same rows (`vsBare`: the sink's time over the bare one's).
 // Results: .tmp/bench-inventory.json (git-ignored) and a summary on stdout.
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -10,7 +11,7 @@ import pg from 'pg';
 import { applyShard } from '../../lib/inventory/apply-shard.js';
 import type { InventoryDb } from '../../lib/inventory/db.js';
 import { openInventoryDb } from '../../lib/inventory/open-db.js';
-import { removeUnseen } from '../../lib/inventory/removal.js';
+import { removeWhatIsGone } from '../../lib/inventory/removal.js';
 import { createSite } from '../../lib/inventory/sites.js';
 import { finishSync, getSync, insertSync } from '../../lib/inventory/syncs.js';
 import type { ShardEntry } from '../../lib/factory/types.js';
@@ -60,22 +61,48 @@ function shardEntries(n: number, changedEvery: number): ShardEntry[] {
   });
 }
 
+// The yardstick: the same rows upserted bare, 500 a transaction, one unnest INSERT ... ON CONFLICT DO UPDATE each, into a
+// table with the urls table's columns and primary key only (no history, no membership, no counters, no other index).
+const BARE_TABLE = `CREATE TABLE IF NOT EXISTS bare_urls (site_id text NOT NULL, url text NOT NULL, lastmod text, changefreq text,
+  priority double precision, source text NOT NULL, seen_at timestamptz NOT NULL, PRIMARY KEY (site_id, url))`;
+const BARE_UPSERT = `INSERT INTO bare_urls AS b (site_id, url, lastmod, changefreq, priority, source, seen_at)
+  SELECT $1, * , now() FROM unnest($2::text[], $3::text[], $4::text[], $5::float8[], $6::text[])
+  ON CONFLICT (site_id, url) DO UPDATE SET lastmod = EXCLUDED.lastmod, changefreq = EXCLUDED.changefreq,
+    priority = EXCLUDED.priority, source = EXCLUDED.source, seen_at = EXCLUDED.seen_at`;
+
+async function bareUpsert(db: InventoryDb, siteId: string, entries: ShardEntry[]): Promise<void> {
+  for (let i = 0; i < entries.length; i += 500) {
+    const part = entries.slice(i, i + 500);
+    const columns = [part.map((e) => e.url), part.map((e) => e.lastmod), part.map((e) => e.changefreq), part.map((e) => e.priority), part.map((e) => e.source)];
+    await db.transaction((tx) => tx.query(BARE_UPSERT, [siteId, ...columns]));
+  }
+}
+
+// Shard by shard, the inventory's sink and the bare upsert take turns, so both meet the same load on a shared machine.
 async function pass(db: InventoryDb, input: { siteId: string; urls: number; changedEvery: number; probe: RssProbe; label: string }) {
   const sync = await insertSync(db, { syncId: newJobId(), siteId: input.siteId, jobId: newJobId() });
-  const started = performance.now();
+  await db.query(BARE_TABLE);
+  let upsertMs = 0;
+  let bareMs = 0;
   const shards = Math.ceil(input.urls / SHARD);
   for (let n = 0; n < shards; n += 1) {
-    await applyShard(db, { syncId: sync.syncId, siteId: input.siteId, shard: n, entries: shardEntries(n, input.changedEvery) });
+    const entries = shardEntries(n, input.changedEvery);
+    const bareStarted = performance.now();
+    await bareUpsert(db, input.siteId, entries);
+    bareMs += performance.now() - bareStarted;
+    const started = performance.now();
+    await applyShard(db, { syncId: sync.syncId, siteId: input.siteId, shard: n, entries });
+    upsertMs += performance.now() - started;
     if (n === Math.floor(shards / 10) || n === Math.floor(shards / 2)) input.probe.mark(`${input.label} ${Math.round((100 * n) / shards)}%`);
   }
-  const upsertMs = performance.now() - started;
   const removalStarted = performance.now();
-  await removeUnseen(db, sync);
+  await removeWhatIsGone(db, sync, { errors: [], errorsComplete: true, unchanged: [] });
   await finishSync(db, sync.syncId, 'done');
   const removalMs = performance.now() - removalStarted;
   input.probe.mark(`${input.label} 100%`);
   const row = await getSync(db, sync.syncId);
-  return { urls: input.urls, upsertMs: Math.round(upsertMs), rowsPerSecond: Math.round(input.urls / (upsertMs / 1000)), removalMs: Math.round(removalMs), new: row.new, changed: row.changed, seen: row.seen };
+  const bare = { bareMs: Math.round(bareMs), bareRowsPerSecond: Math.round(input.urls / (bareMs / 1000)), vsBare: Number((upsertMs / bareMs).toFixed(2)) };
+  return { urls: input.urls, upsertMs: Math.round(upsertMs), rowsPerSecond: Math.round(input.urls / (upsertMs / 1000)), ...bare, removalMs: Math.round(removalMs), new: row.new, changed: row.changed, seen: row.seen };
 }
 
 async function measure(name: string, db: InventoryDb, urls: number) {

@@ -26,9 +26,14 @@ describe('crawler-factory sync', () => {
     const run = await runCli(['sync', site.rootUrl, '--site', 'demo', '--allow-private', '--progress'], env, 110_000);
     expect(run.stderr).toContain('resumable only within this process');
     expect(run.code).toBe(0);
-    const sync = JSON.parse(run.stdout) as { syncId: string; state: string; seen: number; new: number; errors: Record<string, number> };
-    expect(sync).toMatchObject({ state: 'done', seen: site.expectation.all.pageUrls, new: site.expectation.all.pageUrls });
+    type Failed = { url: string; kind: string; fate: string };
+    const sync = JSON.parse(run.stdout) as { syncId: string; state: string; seen: number; new: number; errors: Record<string, number>; failedSitemaps: Failed[] };
+    expect(sync).toMatchObject({ state: 'done', seen: site.expectation.all.pageUrls, new: site.expectation.all.pageUrls, keptUnread: 0 });
     expect(sync.errors.http_status).toBe(site.expectation.all.failures.length);
+    // The demo's missing sitemaps answer 404: each is named in the final output, gone.
+    const failed = sync.failedSitemaps.map(({ url, kind, fate }) => ({ url, kind, fate })).sort((a, b) => (a.url < b.url ? -1 : 1));
+    const expected = site.expectation.all.failures.map(({ url, kind }) => ({ url, kind, fate: 'gone' })).sort((a, b) => (a.url < b.url ? -1 : 1));
+    expect(failed).toEqual(expected);
     const rows = await admin.query(`SELECT count(*)::int AS n FROM ${schema}.urls WHERE site_id = 'demo'`);
     expect(rows.rows[0]).toEqual({ n: site.expectation.all.pageUrls });
     const again = await runCli(['sync', '--resume', sync.syncId], env, 60_000);

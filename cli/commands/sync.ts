@@ -6,7 +6,7 @@ import { openInventoryDb, DEFAULT_DB_DIR } from '../../lib/inventory/open-db.js'
 import type { Sync } from '../../lib/inventory/schemas.js';
 import { ensureSite } from '../../lib/inventory/sites.js';
 import { advanceSync, startSync, type SyncRuntime } from '../../lib/inventory/sync-driver.js';
-import { assertSyncId, getSync } from '../../lib/inventory/syncs.js';
+import { assertSyncId, getSync, getSyncDetail } from '../../lib/inventory/syncs.js';
 import { openJobStore } from '../../lib/store/open-job-store.js';
 
 /** The flags of `sync`. */
@@ -67,7 +67,7 @@ export async function syncCommand(positionals: string[], values: SyncFlags, io: 
     if (values.quiet !== true) io.stderr.write(`sync ${syncId} into ${where}, on ${resumable}\n`);
     const progress = (values.progress === true || io.stderrIsTTY) && values.quiet !== true;
     const sync = await runToEnd(runtime, syncId, { budgetMs, progress, io });
-    io.stdout.write(`${JSON.stringify(sync, null, 2)}\n`);
+    io.stdout.write(`${JSON.stringify(await getSyncDetail(db, sync.syncId), null, 2)}\n`);
     return sync.state === 'done' ? 0 : 1;
   } finally {
     await store.close();

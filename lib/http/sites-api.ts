@@ -11,7 +11,7 @@ import type { Sync } from '../inventory/schemas.js';
 import { deleteSite } from '../inventory/site-deletion.js';
 import { createSite, getSite, listSites, SiteOptionsPatchSchema, SiteOptionsSchema, updateSite } from '../inventory/sites.js';
 import { advanceSync, startSync, stopSync, type AdvanceOptions, type SyncRuntime } from '../inventory/sync-driver.js';
-import { getSync, listSyncs, runningSync } from '../inventory/syncs.js';
+import { getSync, getSyncDetail, listSyncs, runningSync } from '../inventory/syncs.js';
 import { listUrls, streamUrls, UrlQuerySchema, urlHistory } from '../inventory/url-query.js';
 
 /** `POST /api/factory/sites` body. */
@@ -114,7 +114,7 @@ async function getRoute(path: SitesPath, request: Request, runtime: SyncRuntime)
       await getSite(db, path.siteId);
       return json({ syncs: await listSyncs(db, path.siteId) });
     case 'sync-one':
-      return json(await getSync(db, path.syncId, path.siteId));
+      return json(await getSyncDetail(db, path.syncId, path.siteId));
     case 'urls': {
       const query = parseQuery(request, UrlQuerySchema);
       await getSite(db, path.siteId);

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { InventoryDb, Queryable } from './db.js';
 import type { SiteFilter } from './schemas.js';
+import { resolveSitemapIds } from './sitemap-ids.js';
 import { UPSERT_BATCH_SQL } from './upsert-sql.js';
 import { localeOf, pathPrefixOf } from '../factory/scope/locale.js';
 import type { ShardEntry } from '../factory/types.js';
@@ -31,13 +32,15 @@ interface Row {
   changefreq: string | null;
   priority: number | null;
   source: string;
+  /** Every sitemap of the shard that lists the URL (`source` first): one membership each. */
+  sources: string[];
   locale: string | null;
   pathPrefix: string | null;
 }
 
 function toRow(entry: ShardEntry): Row {
   const { url, lastmod, changefreq, priority, source } = entry;
-  return { url, lastmod, changefreq, priority, source, locale: localeOf({ loc: url, alternates: [] }), pathPrefix: pathPrefixOf(url) };
+  return { url, lastmod, changefreq, priority, source, sources: [source], locale: localeOf({ loc: url, alternates: [] }), pathPrefix: pathPrefixOf(url) };
 }
 
 // The wizard's sub-tree: a URL is kept when its path group and its locale are among the chosen ones (empty: any).
@@ -47,10 +50,17 @@ function keeps(filter: SiteFilter | null | undefined, row: Row): boolean {
   return filter.locales.length === 0 || (row.locale !== null && filter.locales.includes(row.locale));
 }
 
-/** Deduplicates by URL (first wins) and applies the site filter; returns the rows to write and how many the filter dropped. */
+/**
+ * Deduplicates by URL (the first entry's facts win; every sitemap listing it is kept as a membership) and applies the
+ * site filter; returns the rows to write and how many the filter dropped.
+ */
 export function prepareRows(entries: readonly ShardEntry[], filter?: SiteFilter | null): { rows: Row[]; filtered: number } {
   const byUrl = new Map<string, Row>();
-  for (const entry of entries) if (!byUrl.has(entry.url)) byUrl.set(entry.url, toRow(entry));
+  for (const entry of entries) {
+    const row = byUrl.get(entry.url);
+    if (row === undefined) byUrl.set(entry.url, toRow(entry));
+    else if (!row.sources.includes(entry.source)) row.sources.push(entry.source);
+  }
   const rows = [...byUrl.values()].filter((row) => keeps(filter, row));
   return { rows, filtered: byUrl.size - rows.length };
 }
@@ -61,7 +71,17 @@ function partsOf(rows: Row[]): Row[][] {
   return parts.length === 0 ? [[]] : parts;
 }
 
-function columns(rows: Row[]): unknown[] {
+function columns(rows: Row[], sitemapIds: ReadonlyMap<string, number>): unknown[] {
+  const memberUrls: string[] = [];
+  const memberIds: number[] = [];
+  for (const row of rows) {
+    for (const source of row.sources) {
+      const id = sitemapIds.get(source);
+      if (id === undefined) throw new Error(`no sitemap id for ${source}`);
+      memberUrls.push(row.url);
+      memberIds.push(id);
+    }
+  }
   return [
     rows.map((row) => row.url),
     rows.map((row) => row.lastmod),
@@ -70,6 +90,8 @@ function columns(rows: Row[]): unknown[] {
     rows.map((row) => row.source),
     rows.map((row) => row.locale),
     rows.map((row) => row.pathPrefix),
+    memberUrls,
+    memberIds,
   ];
 }
 
@@ -79,6 +101,7 @@ interface Part {
   total: number;
   rows: Row[];
   filtered: number;
+  sitemapIds: ReadonlyMap<string, number>;
 }
 
 // One transaction: claim the (sync, shard, part) key first; a key already there means the part is in, so nothing is written.
@@ -89,7 +112,7 @@ async function applyPart(tx: Queryable, part: Part): Promise<boolean> {
     [syncId, shard, part.index, part.total, part.rows.length],
   );
   if (claimed.length === 0) return false;
-  const [raw] = await tx.query(UPSERT_BATCH_SQL, [syncId, siteId, ...columns(part.rows)]);
+  const [raw] = await tx.query(UPSERT_BATCH_SQL, [syncId, siteId, ...columns(part.rows, part.sitemapIds)]);
   const counts = CountsSchema.parse(raw);
   await tx.query(
     `UPDATE syncs SET seen_count = seen_count + $2, new_count = new_count + $3, changed_count = changed_count + $4,
@@ -103,14 +126,16 @@ async function applyPart(tx: Queryable, part: Part): Promise<boolean> {
 
 /**
  * Applies one shard to the inventory exactly once: deduplicated, filtered, split in parts of at most 500 rows, each part
- * in its own transaction keyed by (sync, shard, part). A re-run after a crash, or by a second worker, writes nothing twice.
+ * (URLs and their sitemap memberships) in its own transaction keyed by (sync, shard, part). A re-run after a crash,
+ * or by a second worker, writes nothing twice.
  */
 export async function applyShard(db: InventoryDb, shard: ShardToApply): Promise<ShardApplied> {
   const { rows, filtered } = prepareRows(shard.entries, shard.filter);
   const parts = partsOf(rows);
+  const sitemapIds = await resolveSitemapIds(db, shard, rows.flatMap((row) => row.sources));
   const result: ShardApplied = { appliedParts: 0, skippedParts: 0 };
   for (const [index, partRows] of parts.entries()) {
-    const part = { shard, index, total: parts.length, rows: partRows, filtered: index === 0 ? filtered : 0 };
+    const part = { shard, index, total: parts.length, rows: partRows, filtered: index === 0 ? filtered : 0, sitemapIds };
     if (await db.transaction((tx) => applyPart(tx, part))) result.appliedParts += 1;
     else result.skippedParts += 1;
   }

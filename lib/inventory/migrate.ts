@@ -2,7 +2,8 @@ import { z } from 'zod';
 import type { InventoryDb } from './db.js';
 import { sql as init } from './migrations/001-init.js';
 import { sql as sitemapValidators } from './migrations/002-sitemap-validators.js';
-import { sql as siteDeletion } from './migrations/005-site-deletion.js';
+import { sql as sitemapMembership } from './migrations/003-sitemap-membership.js';
+import { sql as siteDeletion } from './migrations/004-site-deletion.js';
 import { createLogger } from '../utils/logger.js';
 
 const log = createLogger('inventory:migrate');
@@ -11,8 +12,8 @@ const log = createLogger('inventory:migrate');
 export const MIGRATIONS: ReadonlyArray<{ version: number; name: string; sql: string }> = [
   { version: 1, name: 'init', sql: init },
   { version: 2, name: 'sitemap-validators', sql: sitemapValidators },
-  // 3 and 4 are left to migrations written at the same time on other branches.
-  { version: 5, name: 'site-deletion', sql: siteDeletion },
+  { version: 3, name: 'sitemap-membership', sql: sitemapMembership },
+  { version: 4, name: 'site-deletion', sql: siteDeletion },
 ];
 
 // Postgres advisory locks take a bigint; this one is ours for the migration step (the bytes of "cfmigr1").

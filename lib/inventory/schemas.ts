@@ -53,10 +53,26 @@ export const SyncSchema = z.object({
   /** Incremental re-sync: sitemaps not read because unchanged, and the live URLs they kept (never removed). */
   unchangedSitemaps: count,
   kept: count,
+  /** Live URLs this sync did not see that were kept because their sitemap failed or could not be proven gone (never removed). */
+  keptUnread: count,
   errors: ErrorCountsSchema,
   message: z.string().nullable(),
 });
 export type Sync = z.infer<typeof SyncSchema>;
+
+/** A sitemap (or job-wide step, `url` null) that failed in a sync, and what that failure means for its URLs (`sitemapFate`). */
+export const FailedSitemapSchema = z.object({
+  url: z.string().nullable(),
+  kind: z.string(),
+  message: z.string(),
+  status: z.number().int().optional(),
+  fate: z.enum(['gone', 'unknown']),
+});
+export type FailedSitemap = z.infer<typeof FailedSitemapSchema>;
+
+/** A sync with its failed sitemaps (the first 1000 the job kept), as `GET .../syncs/{syncId}` and `sync` show it. */
+export const SyncDetailSchema = SyncSchema.extend({ failedSitemaps: z.array(FailedSitemapSchema) });
+export type SyncDetail = z.infer<typeof SyncDetailSchema>;
 
 /** A site with its URL count and last sync, as the site list shows it. */
 export const SiteSummarySchema = SiteSchema.extend({ urlCount: count, lastSync: SyncSchema.nullable() });

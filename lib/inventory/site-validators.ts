@@ -2,7 +2,6 @@ import { z } from 'zod';
 import type { InventoryDb } from './db.js';
 import { BATCH_ROWS } from './apply-shard.js';
 import { ValidatorsSchema, type Validators } from '../factory/types.js';
-import { validatorKey } from '../factory/walk/validator-log.js';
 
 const RowSchema = z.object({ key: z.string(), etag: z.string().nullable(), lastModified: z.string().nullable(), lastmod: z.string().nullable() });
 
@@ -30,28 +29,4 @@ export async function replaceSiteValidators(db: InventoryDb, sync: { syncId: str
       );
     }
   });
-}
-
-/**
- * The sitemaps (as the inventory spells them in `source_sitemap`) whose URLs a sync keeps because they were unchanged:
- * matched by identity key, so an index that now spells a child differently (case, default port) still keeps its URLs.
- */
-export async function unchangedSources(db: InventoryDb, siteId: string, unchanged: string[]): Promise<string[]> {
-  const keys = new Set(unchanged.map(validatorKey).filter((key) => key !== null));
-  if (keys.size === 0) return [];
-  const rows = await db.query('SELECT DISTINCT source_sitemap AS "source" FROM urls WHERE site_id = $1 AND removed_at IS NULL', [siteId]);
-  return rows.map((row) => z.object({ source: z.string() }).parse(row).source).filter((source) => {
-    const key = validatorKey(source);
-    return key !== null && keys.has(key);
-  });
-}
-
-/** Records on the sync how many sitemaps were unchanged and how many live URLs they kept (set, not added: safe to repeat). */
-export async function recordKept(db: InventoryDb, sync: { syncId: string; siteId: string }, kept: { sitemaps: number; sources: string[] }): Promise<void> {
-  await db.query(
-    `UPDATE syncs SET unchanged_sitemaps = $3, updated_at = now(),
-       kept_count = (SELECT count(*) FROM urls WHERE site_id = $2 AND removed_at IS NULL AND source_sitemap = ANY($4::text[]))
-     WHERE sync_id = $1 AND state = 'running'`,
-    [sync.syncId, sync.siteId, kept.sitemaps, kept.sources],
-  );
 }

@@ -9,7 +9,7 @@ export const SYNC_COLUMNS = `sync_id AS "syncId", site_id AS "siteId", job_id AS
   shards_applied AS "shardsApplied", sitemaps_done AS "sitemapsDone", sitemaps_pending AS "sitemapsPending",
   seen_count AS "seen", new_count AS "new", changed_count AS "changed", returned_count AS "returned",
   removed_count AS "removed", filtered_count AS "filtered", unchanged_sitemaps AS "unchangedSitemaps", kept_count AS "kept",
-  errors, message`;
+  kept_unread_count AS "keptUnread", errors, message`;
 
 /** `urls` columns as UrlRowSchema reads them. */
 export const URL_COLUMNS = `url, sitemap_lastmod AS "sitemapLastmod", changefreq, priority, source_sitemap AS "sourceSitemap",

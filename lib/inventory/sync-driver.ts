@@ -1,15 +1,15 @@
 import type { InventoryDb } from './db.js';
 import { applyShard } from './apply-shard.js';
-import { removeUnseen } from './removal.js';
-import { readSiteValidators, recordKept, replaceSiteValidators, unchangedSources } from './site-validators.js';
+import { removeWhatIsGone } from './removal.js';
+import { readSiteValidators, replaceSiteValidators } from './site-validators.js';
 import type { Sync } from './schemas.js';
 import { getSite, SiteOptionsSchema } from './sites.js';
 import { appliedShards, conflictWith, finishSync, getSync, insertSync, recordJobStatus, runningSync } from './syncs.js';
 import { isFactoryError } from '../factory/errors.js';
 import { createJob, getJobStatus, readJobShardEntries, runSlice, stopJob } from '../factory/jobs/index.js';
 import type { NetPolicy } from '../factory/limits.js';
-import type { JobStatus } from '../factory/types.js';
-import type { JobStore } from '../store/job-store.js';
+import type { JobStatus, ReportedError } from '../factory/types.js';
+import { MAX_ERRORS_KEPT, type JobStore } from '../store/job-store.js';
 import { newJobId } from '../store/job-id.js';
 import { createLogger } from '../utils/logger.js';
 
@@ -79,10 +79,18 @@ function endMessage(status: JobStatus): string {
 }
 
 /**
- * After the job: a `done` job with every shard in removes what it did not see; stopped or failed remove nothing. A
- * stalled job would only be driven round in circles: it is stopped and the sync fails, saying on what and why.
+ * The job's kept errors as its store holds them (with the HTTP status, parent and depth the JobStatus leaves out):
+ * what the sync shows as failed sitemaps and what the removal step reads each failure's fate from.
  */
-async function settle(runtime: SyncRuntime, sync: Sync, status: JobStatus, complete: boolean): Promise<void> {
+async function jobErrors(store: JobStore, jobId: string): Promise<ReportedError[]> {
+  return (await store.readStatus(jobId)).errors;
+}
+
+/**
+ * After the job: a `done` job with every shard in removes what no sitemap lists any more; stopped or failed remove
+ * nothing. A stalled job would only be driven round in circles: it is stopped and the sync fails, saying on what and why.
+ */
+async function settle(runtime: SyncRuntime, sync: Sync, status: JobStatus, errors: ReportedError[], complete: boolean): Promise<void> {
   if (status.stalled !== null) {
     await stopJob(runtime.store, sync.jobId);
     return finishSync(runtime.db, sync.syncId, 'failed', `the job stalled on ${status.stalled.url}: ${status.stalled.reason}`);
@@ -92,12 +100,14 @@ async function settle(runtime: SyncRuntime, sync: Sync, status: JobStatus, compl
   if (!complete) return;
   // Unchanged sitemaps were not read: their URLs stay as they are, never removed. The validators go on to the next sync.
   const resync = await runtime.store.readResync(sync.jobId);
-  const kept = { sitemaps: resync.unchanged.length, sources: await unchangedSources(runtime.db, sync.siteId, resync.unchanged) };
-  await recordKept(runtime.db, sync, kept);
-  const removed = await removeUnseen(runtime.db, sync, kept.sources);
+  // The job keeps its first MAX_ERRORS_KEPT errors: at the cap, a failure may have gone unrecorded.
+  const errorsComplete = errors.length < MAX_ERRORS_KEPT;
+  const plan = await removeWhatIsGone(runtime.db, sync, { errors, errorsComplete, unchanged: resync.unchanged });
   await replaceSiteValidators(runtime.db, sync, resync.validators);
   await finishSync(runtime.db, sync.syncId, 'done');
-  log.info({ event: 'sync_done', syncId: sync.syncId, siteId: sync.siteId, removed, unchanged: kept.sitemaps }, 'sync done');
+  const done = await getSync(runtime.db, sync.syncId);
+  const counts = { removed: done.removed, unchanged: resync.unchanged.length, keptUnread: done.keptUnread, unreadSitemaps: plan.unread.length };
+  log.info({ event: 'sync_done', syncId: sync.syncId, siteId: sync.siteId, ...counts }, 'sync done');
 }
 
 /**
@@ -115,8 +125,9 @@ export async function advanceSync(runtime: SyncRuntime, syncId: string, options:
   }
   if (status.state === 'running') status = await runSlice(runtime.store, sync.jobId, { ...options, net: runtime.net });
   const complete = await applyPending(runtime, sync, status);
-  await recordJobStatus(runtime.db, syncId, status);
-  await settle(runtime, sync, status, complete);
+  const errors = await jobErrors(runtime.store, sync.jobId);
+  await recordJobStatus(runtime.db, syncId, status, errors);
+  await settle(runtime, sync, status, errors, complete);
   return getSync(runtime.db, syncId);
 }
 

@@ -1,9 +1,10 @@
 import { z } from 'zod';
 import type { InventoryDb } from './db.js';
-import { SyncSchema, parseRows, type Sync } from './schemas.js';
+import { SyncDetailSchema, SyncSchema, parseRows, type FailedSitemap, type Sync, type SyncDetail } from './schemas.js';
 import { SYNC_COLUMNS } from './sql-columns.js';
 import { RequestError } from '../factory/errors.js';
-import type { JobState, JobStatus } from '../factory/types.js';
+import type { JobState, JobStatus, ReportedError } from '../factory/types.js';
+import { sitemapFate } from '../factory/walk/walk-policy.js';
 import { JobIdSchema } from '../store/job-id.js';
 
 /** Sync ids have the shape of job ids (random, URL-safe, 22 characters). */
@@ -59,13 +60,47 @@ function errorsByKind(status: JobStatus): Record<string, number> {
   return counts;
 }
 
-/** Copies the job's progress (URLs, shards, sitemaps, errors by kind) onto its running sync. */
-export async function recordJobStatus(db: InventoryDb, syncId: string, status: JobStatus): Promise<void> {
+// The job keeps its first 1000 errors: each becomes a failed sitemap with what its failure means for its URLs.
+function failedSitemaps(errors: ReadonlyArray<Pick<ReportedError, 'kind' | 'url' | 'message' | 'status'>>): FailedSitemap[] {
+  return errors.map(({ url, kind, message, status: httpStatus }) => ({
+    url,
+    kind,
+    message,
+    ...(httpStatus === undefined ? {} : { status: httpStatus }),
+    fate: sitemapFate({ kind, status: httpStatus }),
+  }));
+}
+
+/**
+ * Copies the job's progress (URLs, shards, sitemaps, errors by kind, failed sitemaps) onto its running sync; `errors`:
+ * the job's errors as its store keeps them (with their HTTP status), by default the status's own.
+ */
+export async function recordJobStatus(db: InventoryDb, syncId: string, status: JobStatus, errors: readonly ReportedError[] = status.errors): Promise<void> {
   await db.query(
-    `UPDATE syncs SET urls_found = $2, shards_written = $3, sitemaps_done = $4, sitemaps_pending = $5, errors = $6::jsonb, updated_at = now()
+    `UPDATE syncs SET urls_found = $2, shards_written = $3, sitemaps_done = $4, sitemaps_pending = $5, errors = $6::jsonb,
+       failed_sitemaps = $7::jsonb, updated_at = now()
      WHERE sync_id = $1 AND state = 'running'`,
-    [syncId, status.urlsFound, status.shardsWritten, status.sitemapsDone, status.sitemapsPending, JSON.stringify(errorsByKind(status))],
+    [
+      syncId,
+      status.urlsFound,
+      status.shardsWritten,
+      status.sitemapsDone,
+      status.sitemapsPending,
+      JSON.stringify(errorsByKind(status)),
+      JSON.stringify(failedSitemaps(errors)),
+    ],
   );
+}
+
+/** A sync with the sitemaps that failed in it (URL, kind, message, status, fate), or `not_found`. */
+export async function getSyncDetail(db: InventoryDb, syncId: string, siteId?: string): Promise<SyncDetail> {
+  const rows = await db.query(
+    `SELECT ${SYNC_COLUMNS}, failed_sitemaps AS "failedSitemaps" FROM syncs WHERE sync_id = $1 AND ($2::text IS NULL OR site_id = $2)`,
+    [syncId, siteId ?? null],
+  );
+  const [sync] = parseRows(SyncDetailSchema, rows);
+  if (!sync) throw new RequestError('not_found', `no sync ${syncId}${siteId ? ` of site ${siteId}` : ''}`);
+  return sync;
 }
 
 /** Ends a running sync in `state` (a sync already ended keeps its first ending). */

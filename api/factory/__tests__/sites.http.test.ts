@@ -52,7 +52,7 @@ describe('sites API', () => {
       sync = (await (await post(`/api/factory/sites/shop/syncs/${sync.syncId}`, { budgetMs: 2_000 })).json()) as SyncBody;
     }
     expect(sync).toMatchObject({ state: 'done', seen: 2_500 });
-    expect(await (await call(`/api/factory/sites/shop/syncs/${sync.syncId}`)).json()).toMatchObject({ state: 'done', seen: 2_500 });
+    expect(await (await call(`/api/factory/sites/shop/syncs/${sync.syncId}`)).json()).toMatchObject({ state: 'done', seen: 2_500, keptUnread: 0, failedSitemaps: [] });
     const list = (await (await call('/api/factory/sites/shop/syncs')).json()) as { syncs: SyncBody[] };
     expect(list.syncs[0]?.syncId).toBe(sync.syncId);
     const sites = (await (await call('/api/factory/sites')).json()) as { sites: Array<{ siteId: string; urlCount: number; lastSync: SyncBody }> };

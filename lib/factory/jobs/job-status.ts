@@ -12,7 +12,7 @@ export function jobStatusOf(jobId: string, parts: StatusParts, now = Date.now())
     shardsWritten: parts.shardsWritten,
     sitemapsDone: parts.sitemapsDone,
     sitemapsPending: parts.pending + parts.active,
-    errors: parts.errors.map(({ kind, url, message }) => ({ kind, url, message })),
+    errors: parts.errors.map(({ kind, url, message, status }) => (status === undefined ? { kind, url, message } : { kind, url, message, status })),
     startedAt: parts.createdAt,
     updatedAt: parts.updatedAt,
     stalled: stalledOf(parts, now),

@@ -99,6 +99,15 @@ describe('ops console in Chromium', () => {
     site.delayMs = 0;
     const after = await api<{ syncs: SyncBody[] }>('/api/factory/sites/e2e/syncs');
     expect(after.syncs[0]).toMatchObject({ state: 'stopped', removed: 0 });
+    expect(await status.textContent()).toContain('stopped by request');
+
+    // A sitemap answering 503: the sync ends done, keeps its 100 URLs, and the page names it.
+    site.failing.add('/sm-3.xml');
+    await page.getByRole('button', { name: 'Sync Sitemap', exact: true }).click();
+    await expect.poll(() => status.textContent(), { timeout: 180_000, interval: 500 }).toMatch(/: done /);
+    expect(await status.textContent()).toContain('0 removed, 0 kept unchanged, 100 kept because their sitemap failed');
+    await expect.poll(() => page.locator('#sync-failures').textContent(), { timeout: 30_000 }).toContain(`${site.origin}/sm-3.xml — http_status 503`);
+    site.failing.clear();
 
     await page.getByLabel('Path group', { exact: true }).fill('/blog/');
     await page.getByRole('button', { name: 'Filter' }).click();

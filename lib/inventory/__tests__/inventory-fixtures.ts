@@ -27,6 +27,8 @@ export interface MutableSite extends LoopbackServer {
   pages: Map<string, PageFacts>;
   /** Waited before each urlset answers (a slow site, for stopping a sync mid-way). */
   delayMs: number;
+  /** Paths of urlsets that answer 503 (a sitemap failing for a while). */
+  failing: Set<string>;
 }
 
 function urlset(entries: Array<[string, PageFacts]>): string {
@@ -45,6 +47,7 @@ export async function startMutableSite(count: number, perSitemap = 1_000): Promi
   const PER_SITEMAP = perSitemap;
   const delay = { ms: 0 };
   const pages = new Map<string, PageFacts>();
+  const failing = new Set<string>();
   const chunks = () => {
     const sorted = [...pages.entries()].sort(([a], [b]) => (a < b ? -1 : 1));
     return Array.from({ length: Math.ceil(sorted.length / PER_SITEMAP) }, (_, i) => sorted.slice(i * PER_SITEMAP, (i + 1) * PER_SITEMAP));
@@ -56,6 +59,7 @@ export async function startMutableSite(count: number, perSitemap = 1_000): Promi
       const children = chunks().map((_, i) => `<sitemap><loc>${server.origin}/sm-${i}.xml</loc></sitemap>`);
       return { headers: { 'content-type': 'application/xml' }, body: `<?xml version="1.0"?><sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">${children.join('')}</sitemapindex>` };
     }
+    if (failing.has(path)) return { status: 503, body: 'unavailable' };
     const match = /^\/sm-(\d+)\.xml$/.exec(path);
     const chunk = match ? chunks()[Number(match[1])] : undefined;
     return chunk ? { headers: { 'content-type': 'application/xml' }, body: urlset(chunk), delayMs: delay.ms } : null;
@@ -66,7 +70,7 @@ export async function startMutableSite(count: number, perSitemap = 1_000): Promi
   for (let i = 0; i < count; i += 1) {
     pages.set(`${server.origin}${sections[i % 3]}page-${String(i).padStart(5, '0')}`, { lastmod: '2026-01-01', changefreq: 'weekly', priority: 0.5 });
   }
-  return Object.defineProperties(Object.assign(server, { rootUrl: `${server.origin}/`, pages }), {
+  return Object.defineProperties(Object.assign(server, { rootUrl: `${server.origin}/`, pages, failing }), {
     delayMs: { get: () => delay.ms, set: (ms: number) => (delay.ms = ms), enumerable: true },
   }) as MutableSite;
 }

@@ -23,3 +23,44 @@ describe('inventory migrations on postgres', () => {
     await again.close();
   });
 });
+
+describe('migration 3 on an inventory written before it (postgres)', () => {
+  const schema = `inv_mig3_${process.pid}_${Math.random().toString(36).slice(2, 8)}`;
+  const admin = new pg.Client({ connectionString: TEST_DATABASE_URL });
+  afterAll(async () => {
+    await admin.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+    await admin.end();
+  });
+
+  it('gives each live URL a membership in the sitemap it was recorded under, and leaves removed ones without', async () => {
+    await admin.connect();
+    await admin.query(`CREATE SCHEMA ${schema}; SET search_path = ${schema}`);
+    await admin.query('CREATE TABLE schema_migrations (version integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())');
+    for (const migration of MIGRATIONS.filter((m) => m.version < 3)) {
+      await admin.query(migration.sql);
+      await admin.query('INSERT INTO schema_migrations (version, name) VALUES ($1, $2)', [migration.version, migration.name]);
+    }
+    await admin.query(`INSERT INTO sites (site_id, root_url) VALUES ('old', 'https://o.example/')`);
+    await admin.query(`INSERT INTO syncs (sync_id, site_id, job_id, state) VALUES ('s1', 'old', 'j1', 'done')`);
+    const row = (url: string, source: string, removed: boolean) =>
+      admin.query(
+        `INSERT INTO urls (site_id, url, source_sitemap, first_seen_at, last_seen_at, sitemap_synced_at, changed_at, removed_at, last_sync_id)
+         VALUES ('old', $1, $2, now(), now(), now(), now(), ${removed ? 'now()' : 'NULL'}, 's1')`,
+        [url, source],
+      );
+    await row('https://o.example/a', 'https://o.example/sm-1.xml', false);
+    await row('https://o.example/b', 'https://o.example/sm-2.xml', false);
+    await row('https://o.example/c', 'https://o.example/sm-2.xml', true);
+
+    const db = await openInventoryDb({ databaseUrl: TEST_DATABASE_URL, schema });
+    const members = await db.query(
+      `SELECT m.url, s.url AS sitemap, m.seen_seq::int AS seq FROM url_sitemaps m JOIN sitemaps s USING (sitemap_id) ORDER BY m.url`,
+    );
+    expect(members).toEqual([
+      { url: 'https://o.example/a', sitemap: 'https://o.example/sm-1.xml', seq: 0 },
+      { url: 'https://o.example/b', sitemap: 'https://o.example/sm-2.xml', seq: 0 },
+    ]);
+    expect(await db.query(`SELECT kept_unread_count::int AS n, failed_sitemaps AS f FROM syncs`)).toEqual([{ n: 0, f: [] }]);
+    await db.close();
+  });
+});
