@@ -20,7 +20,12 @@ const PURGE_STEPS: ReadonlyArray<{ table: string; sql: string }> = [
     table: 'sync_parts',
     sql: 'DELETE FROM sync_parts WHERE (sync_id, shard, part) IN (SELECT p.sync_id, p.shard, p.part FROM sync_parts p JOIN syncs s ON s.sync_id = p.sync_id WHERE s.site_id = $1 LIMIT $2)',
   },
+  {
+    table: 'url_sitemaps',
+    sql: 'DELETE FROM url_sitemaps WHERE (site_id, url, sitemap_id) IN (SELECT site_id, url, sitemap_id FROM url_sitemaps WHERE site_id = $1 LIMIT $2)',
+  },
   { table: 'urls', sql: 'DELETE FROM urls WHERE (site_id, url) IN (SELECT site_id, url FROM urls WHERE site_id = $1 LIMIT $2)' },
+  { table: 'sitemaps', sql: 'DELETE FROM sitemaps WHERE sitemap_id IN (SELECT sitemap_id FROM sitemaps WHERE site_id = $1 LIMIT $2)' },
   { table: 'syncs', sql: 'DELETE FROM syncs WHERE sync_id IN (SELECT sync_id FROM syncs WHERE site_id = $1 LIMIT $2)' },
 ];
 
@@ -44,7 +49,7 @@ export async function purgeSite(db: InventoryDb, siteId: string): Promise<Record
 
 /**
  * Deletes a site: refused with 409 while a sync of it runs; otherwise the site is marked deleted at once (gone from every
- * read, no sync can start) and its urls, url_history, syncs, sync_parts and sitemap_validators rows are removed in
+ * read, no sync can start) and its urls, url_history, url_sitemaps, sitemaps, syncs, sync_parts and sitemap_validators rows are removed in
  * batches of DELETE_BATCH_ROWS, the site row last. A purge cut short is finished by the next delete or create of the id.
  */
 export async function deleteSite(db: InventoryDb, siteId: string): Promise<SiteDeletion> {

@@ -142,7 +142,7 @@ describe('site management over HTTP', () => {
     const client = new pg.Client({ connectionString: process.env.DATABASE_URL ?? TEST_DATABASE_URL });
     await client.connect();
     try {
-      for (const table of ['urls', 'url_history', 'syncs', 'sitemap_validators', 'sites']) {
+      for (const table of ['urls', 'url_history', 'url_sitemaps', 'sitemaps', 'syncs', 'sitemap_validators', 'sites']) {
         const { rows } = await client.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${table} WHERE site_id = 'shop'`);
         expect(rows[0]?.n, table).toBe(0);
       }
