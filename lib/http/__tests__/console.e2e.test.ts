@@ -1,5 +1,6 @@
-// The ops console in headless Chromium (Debian's /usr/bin/chromium driven by playwright-core) against
-// `crawler-factory serve` and a loopback site: add a site, estimate, sync to done, stop a second sync, browse by prefix.
+// The ops console in headless Chromium (Debian's /usr/bin/chromium driven by playwright-core) against the built
+// `crawler-factory serve` (dist/cli/bin.js, run from another working directory, as an installed package runs) and a
+// loopback site: add a site, estimate, sync to done, stop a second sync, browse by prefix.
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -8,7 +9,7 @@ import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../../../test/helpers/redis-server.js';
 import { TEST_DATABASE_URL, startMutableSite, type MutableSite } from '../../inventory/__tests__/inventory-fixtures.js';
-import { startServe, type ServeProcess } from './serve-process.js';
+import { BUILT_BIN, startServe, type ServeProcess } from './serve-process.js';
 
 const CHROMIUM = '/usr/bin/chromium';
 const TOKEN = 'console-e2e-token';
@@ -38,6 +39,7 @@ describe('ops console in Chromium', () => {
   let context: BrowserContext;
   let page: Page;
   let profile: string;
+  let elsewhere: string;
   const api = async <T>(path: string): Promise<T> =>
     (await (await fetch(`${serve.origin}${path}`, { headers: { authorization: `Bearer ${TOKEN}` } })).json()) as T;
 
@@ -45,8 +47,11 @@ describe('ops console in Chromium', () => {
     await admin.connect();
     await admin.query(`CREATE SCHEMA ${schema}`);
     site = await startMutableSite(3_000, 100);
+    elsewhere = await mkdtemp(join(tmpdir(), 'console-e2e-cwd-'));
     serve = await startServe({
       port: await freePort(),
+      bin: BUILT_BIN,
+      cwd: elsewhere,
       env: {
         DATABASE_URL: `${TEST_DATABASE_URL}?options=${encodeURIComponent(`-c search_path=${schema}`)}`,
         FACTORY_API_TOKEN: TOKEN,
@@ -63,6 +68,7 @@ describe('ops console in Chromium', () => {
     await serve?.stop();
     await site?.close();
     if (profile) await rm(profile, { recursive: true, force: true });
+    if (elsewhere) await rm(elsewhere, { recursive: true, force: true });
     await admin.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
     await admin.end();
   });

@@ -3,7 +3,9 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
 
-const BIN = fileURLToPath(new URL('../../../bin/crawler-factory.mjs', import.meta.url));
+const SOURCE_BIN = fileURLToPath(new URL('../../../bin/crawler-factory.mjs', import.meta.url));
+/** The compiled executable `npm ci` / `npm run build` makes, as the package installs it (plain node, no tsx). */
+export const BUILT_BIN = fileURLToPath(new URL('../../../dist/cli/bin.js', import.meta.url));
 
 /** A running `serve`: where it listens, what it printed, and how to stop or kill it. */
 export interface ServeProcess {
@@ -33,14 +35,23 @@ function waitListening(child: ChildProcess, output: { text: string }, timeoutMs:
   });
 }
 
+/** How to start serve: the port, the environment, extra flags; `bin` (default: the source launcher) and `cwd` to run it from. */
+export interface ServeOptions {
+  port: number;
+  env: Record<string, string | undefined>;
+  args?: string[];
+  bin?: string;
+  cwd?: string;
+}
+
 /** Starts `crawler-factory serve --port <port>` with `env` and waits until it accepts requests. */
-export async function startServe(options: { port: number; env: Record<string, string | undefined>; args?: string[] }): Promise<ServeProcess> {
-  const args = [BIN, 'serve', '--port', String(options.port), ...(options.args ?? [])];
-  const child = spawn(process.execPath, args, { env: childEnv(options.env), stdio: ['ignore', 'pipe', 'pipe'] });
+export async function startServe(options: ServeOptions): Promise<ServeProcess> {
+  const args = [options.bin ?? SOURCE_BIN, 'serve', '--port', String(options.port), ...(options.args ?? [])];
+  const child = spawn(process.execPath, args, { env: childEnv(options.env), stdio: ['ignore', 'pipe', 'pipe'], ...(options.cwd ? { cwd: options.cwd } : {}) });
   const output = { text: '' };
   child.stdout.on('data', (chunk: Buffer) => (output.text += chunk.toString()));
   child.stderr.on('data', (chunk: Buffer) => (output.text += chunk.toString()));
-  // Generous: serve compiles TypeScript at start (tsx), which takes 20 s and more on a loaded 2-core machine.
+  // Generous: the source launcher compiles TypeScript at start (tsx), which takes 20 s and more on a loaded 2-core machine.
   const origin = await waitListening(child, output, 90_000);
   return {
     origin,
