@@ -1,4 +1,6 @@
 // The ops console: plain ES module, no build, no CDN. Talks to /api/factory/* with the bearer token kept in sessionStorage.
+import { watchHealth } from './health.js';
+
 const $ = (selector) => document.querySelector(selector);
 const TOKEN_KEY = 'crawler-factory-token';
 const POLL_MS = 1000;
@@ -301,9 +303,11 @@ async function openSite(siteId) {
 
 function wire() {
   $('#token').value = token();
+  const checkHealth = watchHealth(token);
   $('#token-form').addEventListener('submit', (event) => {
     event.preventDefault();
     sessionStorage.setItem(TOKEN_KEY, $('#token').value);
+    void checkHealth();
     void loadSites().then(() => showError(null), (error) => showError(`Loading sites failed: ${error.message}`));
   });
   $('#estimate-form').addEventListener('submit', onEstimate);

@@ -77,6 +77,8 @@ describe('ops console in Chromium', () => {
     await page.goto(`${serve.origin}/`);
     await page.getByLabel('API token').fill(TOKEN);
     await page.getByRole('button', { name: 'Use token' }).click();
+    const health = page.getByRole('region', { name: 'Service health' });
+    await expect.poll(() => health.textContent(), { timeout: 15_000 }).toBe('Service ok · store memory ok · database postgres ok · 0 running syncs · 0 sites');
 
     await page.getByLabel('Root URL', { exact: true }).fill(site.rootUrl);
     await page.getByLabel('Site id (optional)').fill('e2e');
@@ -95,6 +97,7 @@ describe('ops console in Chromium', () => {
     const { sites } = await api<{ sites: Array<{ siteId: string; urlCount: number }> }>('/api/factory/sites');
     const row = page.locator('#sites-table tbody tr', { hasText: 'e2e' });
     await expect.poll(() => row.locator('td').nth(2).textContent()).toBe(String(sites.find((s) => s.siteId === 'e2e')?.urlCount));
+    await expect.poll(() => health.textContent(), { timeout: 20_000 }).toMatch(/ · 1 site$/);
 
     // A slow site keeps the second sync running long enough to stop it from the page.
     site.delayMs = 1_500;
