@@ -6,7 +6,8 @@ import { json } from './responses.js';
 import type { ServiceContext } from './service.js';
 import type { SitesPath } from './sites-path.js';
 import { RequestError } from '../factory/errors.js';
-import { createSite, getSite, listSites, SiteOptionsSchema } from '../inventory/sites.js';
+import { createSite, getSite, SiteOptionsSchema } from '../inventory/sites.js';
+import { listSitePage, SiteListQuerySchema } from '../inventory/site-list.js';
 import { advanceSync, startSync, stopSync, type AdvanceOptions, type SyncRuntime } from '../inventory/sync-driver.js';
 import { adoptSync } from './background-syncs.js';
 import type { Sync } from '../inventory/schemas.js';
@@ -61,7 +62,7 @@ async function getRoute(path: SitesPath, request: Request, context: ServiceConte
   const { db } = runtime;
   switch (path.type) {
     case 'sites':
-      return json({ sites: await listSites(db) });
+      return json(await listSitePage(db, SiteListQuerySchema.parse(Object.fromEntries(new URL(request.url).searchParams))));
     case 'site':
       return json(await getSite(db, path.siteId));
     case 'syncs':
