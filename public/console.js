@@ -1,5 +1,6 @@
 // The ops console: plain ES module, no build, no CDN. Talks to /api/factory/* with the bearer token kept in sessionStorage.
 import { watchHealth } from './health.js';
+import { createSiteList } from './site-list.js';
 
 const $ = (selector) => document.querySelector(selector);
 const TOKEN_KEY = 'crawler-factory-token';
@@ -53,20 +54,9 @@ function errorsText(errors) {
 
 const sitePath = (suffix = '') => `/api/factory/sites/${encodeURIComponent(state.siteId)}${suffix}`;
 
-async function loadSites() {
-  const { sites } = await api('/api/factory/sites');
-  const body = $('#sites-table tbody');
-  body.replaceChildren(
-    ...sites.map((site) => {
-      const tr = document.createElement('tr');
-      tr.append(cell(site.siteId), cell(site.rootUrl, 'url'), cell(String(site.urlCount)), cell(site.lastSync ? site.lastSync.state : 'never'));
-      const td = document.createElement('td');
-      td.append(button('Open', () => openSite(site.siteId), `Open ${site.siteId}`));
-      tr.append(td);
-      return tr;
-    }),
-  );
-}
+// The site list pages and searches by itself; everything else only asks it to show its current page again.
+const siteList = createSiteList({ api, cell, button, onOpen: (siteId) => openSite(siteId), onError: showError });
+const loadSites = () => siteList.reload();
 
 function renderEstimate(estimate) {
   const figures = [

@@ -121,4 +121,54 @@ describe('ops console in Chromium', () => {
     await mkdir('.tmp', { recursive: true });
     await page.screenshot({ path: '.tmp/console-e2e.png', fullPage: true });
   });
+
+  it('pages 2,000 sites 50 at a time, searches them, and keeps an error in view wherever it happened', { timeout: 120_000 }, async () => {
+    await admin.query(
+      `INSERT INTO ${schema}.sites (site_id, root_url, created_at)
+       SELECT 'bulk-' || lpad(n::text, 4, '0'), 'https://bulk' || n || '.example/', now() + n * interval '1 millisecond' FROM generate_series(0, 1999) n`,
+    );
+    await page.reload();
+    const ids = () => page.locator('#sites-table tbody tr td:first-child').allTextContents();
+    const range = page.locator('#sites-range');
+    await expect.poll(ids, { timeout: 30_000 }).toHaveLength(50);
+    expect((await ids())[0]).toBe('e2e');
+    expect(await range.textContent()).toBe('Sites 1–50');
+    const previous = page.getByRole('button', { name: 'Previous sites' });
+    expect(await previous.isDisabled()).toBe(true);
+
+    await page.getByRole('button', { name: 'Next sites' }).click();
+    await expect.poll(() => range.textContent()).toBe('Sites 51–100');
+    expect(await ids()).toEqual(Array.from({ length: 50 }, (_, i) => `bulk-${String(i + 49).padStart(4, '0')}`));
+    await previous.click();
+    await expect.poll(() => range.textContent()).toBe('Sites 1–50');
+
+    // Typing searches by itself (id or root URL, any case); 100 matches are two pages.
+    await page.getByRole('searchbox', { name: 'Search sites' }).fill('BULK-19');
+    await expect.poll(() => range.textContent()).toBe('Sites 1–50 matching “BULK-19”');
+    expect(await ids()).toEqual(Array.from({ length: 50 }, (_, i) => `bulk-${1900 + i}`));
+    await page.getByRole('button', { name: 'Next sites' }).click();
+    await expect.poll(() => range.textContent()).toBe('Sites 51–100 matching “BULK-19”');
+    expect(await page.getByRole('button', { name: 'Next sites' }).isDisabled()).toBe(true);
+    await page.getByRole('searchbox', { name: 'Search sites' }).fill('nothing-like-this');
+    await page.getByRole('searchbox', { name: 'Search sites' }).press('Enter');
+    await expect.poll(() => range.textContent()).toBe('No site matches “nothing-like-this”');
+
+    // A refused filter at the bottom of the page: the banner shows where the operator is, not above the fold.
+    await page.getByRole('searchbox', { name: 'Search sites' }).fill('e2e');
+    await expect.poll(() => range.textContent()).toBe('Sites 1–1 matching “e2e”');
+    await page.getByRole('button', { name: 'Open e2e' }).click();
+    await page.getByLabel('Path group', { exact: true }).fill('blog');
+    await page.getByRole('button', { name: 'Filter' }).click();
+    const banner = page.getByRole('alert');
+    await expect.poll(() => banner.textContent()).toContain('prefix');
+    const inView = await banner.evaluate((element) => {
+      const box = element.getBoundingClientRect();
+      const view = globalThis as unknown as { innerHeight: number; scrollY: number }; // the page's window
+      return { top: box.top, bottom: box.bottom, viewport: view.innerHeight, scrolled: view.scrollY };
+    });
+    expect(inView.scrolled).toBeGreaterThan(0);
+    expect(inView.top).toBeGreaterThanOrEqual(0);
+    expect(inView.bottom).toBeLessThanOrEqual(inView.viewport);
+    await page.screenshot({ path: '.tmp/console-e2e-sites.png' });
+  });
 });
