@@ -1,4 +1,7 @@
 // The ops console: plain ES module, no build, no CDN. Talks to /api/factory/* with the bearer token kept in sessionStorage.
+import { watchHealth } from './health.js';
+import { createSiteList } from './site-list.js';
+
 const $ = (selector) => document.querySelector(selector);
 const TOKEN_KEY = 'crawler-factory-token';
 const POLL_MS = 1000;
@@ -51,20 +54,9 @@ function errorsText(errors) {
 
 const sitePath = (suffix = '') => `/api/factory/sites/${encodeURIComponent(state.siteId)}${suffix}`;
 
-async function loadSites() {
-  const { sites } = await api('/api/factory/sites');
-  const body = $('#sites-table tbody');
-  body.replaceChildren(
-    ...sites.map((site) => {
-      const tr = document.createElement('tr');
-      tr.append(cell(site.siteId), cell(site.rootUrl, 'url'), cell(String(site.urlCount)), cell(site.lastSync ? site.lastSync.state : 'never'));
-      const td = document.createElement('td');
-      td.append(button('Open', () => openSite(site.siteId), `Open ${site.siteId}`));
-      tr.append(td);
-      return tr;
-    }),
-  );
-}
+// The site list pages and searches by itself; everything else only asks it to show its current page again.
+const siteList = createSiteList({ api, cell, button, onOpen: (siteId) => openSite(siteId), onError: showError });
+const loadSites = () => siteList.reload();
 
 function renderEstimate(estimate) {
   const figures = [
@@ -326,9 +318,11 @@ async function openSite(siteId) {
 
 function wire() {
   $('#token').value = token();
+  const checkHealth = watchHealth(token);
   $('#token-form').addEventListener('submit', (event) => {
     event.preventDefault();
     sessionStorage.setItem(TOKEN_KEY, $('#token').value);
+    void checkHealth();
     void loadSites().then(() => showError(null), (error) => showError(`Loading sites failed: ${error.message}`));
   });
   $('#estimate-form').addEventListener('submit', onEstimate);

@@ -1,7 +1,8 @@
 // Builds the package into dist/: JavaScript and declarations of lib/, api/ and cli/ (tsc, one file per module so the
-// CLI can load each command lazily). Run by `npm run build` and by `prepare`, so `npm ci` on a fresh clone builds it.
+// CLI can load each command lazily), and the console's files in dist/public/ (beside dist/api/, where the compiled
+// `serve` looks for them). Run by `npm run build` and by `prepare`, so `npm ci` on a fresh clone builds it.
 import { spawnSync } from 'node:child_process';
-import { chmodSync, rmSync } from 'node:fs';
+import { chmodSync, cpSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 
 const require = createRequire(import.meta.url);
@@ -10,6 +11,8 @@ const tsc = require.resolve('typescript/bin/tsc');
 const run = spawnSync(process.execPath, [tsc, '-p', 'tsconfig.build.json'], { stdio: 'inherit', cwd: new URL('..', import.meta.url) });
 if (run.status !== 0) process.exit(run.status ?? 1);
 chmodSync(new URL('../dist/cli/bin.js', import.meta.url), 0o755);
+// public/ stays the one source of the console (Vercel serves it as the static output); the package ships a copy.
+cpSync(new URL('../public/', import.meta.url), new URL('../dist/public/', import.meta.url), { recursive: true });
 
 // The top-level help, rendered once by the program itself, so `crawler-factory --help` need not load it (cli/bin.ts).
 const { PassThrough, Readable } = await import('node:stream');

@@ -3,7 +3,7 @@
 // Run by scripts/vercel-build-check.sh:
 //   node scripts/vercel-output-check.mjs <project dir> <vercel CLI dir> <scratch dir>
 // Checks:
-//   - exactly the expected functions (api/factory/{estimate,discover,sites}.func), runtime nodejs24.x, maxDuration as in
+//   - exactly the expected functions (api/factory/{estimate,discover,health,sites}.func), runtime nodejs24.x, maxDuration as in
 //     vercel.json, handler file present; no test or helper became a function; no test file inside a function;
 //   - .vercel/output/static holds no source (.ts), tsconfig, package.json or lib/ file;
 //   - each function, copied alone to a directory with no node_modules above it, is loaded twice:
@@ -17,7 +17,9 @@ import { createServer } from 'node:http';
 import { dirname, join, relative, sep } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
-const EXPECTED_FUNCTIONS = ['api/factory/discover', 'api/factory/estimate', 'api/factory/sites'];
+const EXPECTED_FUNCTIONS = ['api/factory/discover', 'api/factory/estimate', 'api/factory/health', 'api/factory/sites'];
+// A closed loopback port: health must answer 503 naming the database, which proves the function runs without Postgres.
+const UNREACHABLE_DATABASE_URL = 'postgres://check@127.0.0.1:9/none';
 const RUNTIME = 'nodejs24.x';
 
 const [projectDir, cliDir, scratchDir] = process.argv.slice(2);
@@ -110,6 +112,7 @@ function requestsFor(handler, site) {
   if (handler.includes('estimate')) return [{ ...post('/api/factory/estimate', { rootUrl: site.rootUrl }), status: 200 }];
   // A malformed site id is refused before the database is opened: the check needs no Postgres.
   if (handler.includes('sites')) return [{ method: 'GET', path: '/api/factory/sites/Bad!Id/syncs', status: 400 }];
+  if (handler.includes('health')) return [{ method: 'GET', path: '/api/factory/health', status: 503 }];
   return [
     { method: 'GET', path: '/api/factory/discover?jobId=*', status: 400 },
     { ...post('/api/factory/discover', { rootUrl: site.rootUrl, budgetMs: 10_000 }), status: 201 },
@@ -180,7 +183,7 @@ async function main() {
   const configs = await checkFunctions();
   await checkStatic();
   const site = await startTinySite();
-  Object.assign(process.env, { FACTORY_ALLOW_HOSTS: site.host, LOG_LEVEL: 'warn' });
+  Object.assign(process.env, { FACTORY_ALLOW_HOSTS: site.host, LOG_LEVEL: 'warn', DATABASE_URL: UNREACHABLE_DATABASE_URL });
   for (const key of ['REDIS_URL', 'UPSTASH_REDIS_REST_URL', 'UPSTASH_REDIS_REST_TOKEN', 'FACTORY_API_TOKEN', 'VERCEL']) delete process.env[key];
   try {
     for (const [name, config] of Object.entries(configs)) await callFunction(name, config, site);

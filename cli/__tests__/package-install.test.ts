@@ -1,11 +1,13 @@
 import { execFile } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { extname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startLoopbackServer, type LoopbackServer } from '../../lib/demo/loopback-server.js';
+import { startServe } from '../../lib/http/__tests__/serve-process.js';
+import { freePort } from '../../test/helpers/redis-server.js';
 import { pageUrls, urlsetXml } from '../../test/helpers/sitemap-xml.js';
 
 // Slow on purpose (npm pack builds the package; npm install from the local cache): one file, its own timeout.
@@ -44,6 +46,33 @@ console.log(JSON.stringify(urls));`;
     expect(out.stdout.trim().split('\n')).toEqual(pageUrls(site.origin, 5));
     const version = await run('npx', ['--no-install', 'crawler-factory', '--version'], { cwd: project });
     expect(version.stdout.trim()).toMatch(/^\d+\.\d+\.\d+/);
+  }, TIMEOUT);
+
+  it('serves the ops console from the installed bin, started from another working directory', async () => {
+    const elsewhere = mkdtempSync(join(tmpdir(), 'cf-elsewhere-'));
+    const bin = join(project, 'node_modules/crawler-factory/dist/cli/bin.js');
+    const serve = await startServe({ port: await freePort(), env: {}, bin, cwd: elsewhere });
+    try {
+      const index = await fetch(`${serve.origin}/`);
+      expect(index.status).toBe(200);
+      expect(index.headers.get('content-type')).toBe('text/html; charset=utf-8');
+      const html = await index.text();
+      expect(html).toBe(readFileSync(join(ROOT, 'public/index.html'), 'utf8'));
+      // Every script and stylesheet the page names, and every file of public/ (modules the scripts import), byte for byte.
+      const named = [...html.matchAll(/<(?:script[^>]*\ssrc|link[^>]*\shref)="([^"]+)"/g)].map((match) => match[1]!);
+      expect(named.length).toBeGreaterThanOrEqual(2);
+      const shipped = readdirSync(join(ROOT, 'public')).filter((file) => file !== 'index.html');
+      expect(shipped).toEqual(expect.arrayContaining(named));
+      const types: Record<string, string> = { '.js': 'text/javascript; charset=utf-8', '.css': 'text/css; charset=utf-8' };
+      for (const file of shipped) {
+        const response = await fetch(`${serve.origin}/${file}`);
+        expect(response.status, file).toBe(200);
+        expect(response.headers.get('content-type'), file).toBe(types[extname(file)]);
+        expect(await response.text(), file).toBe(readFileSync(join(ROOT, 'public', file), 'utf8'));
+      }
+    } finally {
+      expect(await serve.stop()).toBe(0);
+    }
   }, TIMEOUT);
 
   it('type-checks a consumer under tsc --strict, with the subpath exports', async () => {

@@ -20,7 +20,7 @@ export interface ServeFlags {
   verbose?: boolean;
 }
 
-// The route files and the console sit beside this module's tree: api/ and public/ in the sources, dist/api/ in the build.
+// The route files and the console sit beside this module's tree: api/ and public/ in the sources, dist/api/ and dist/public/ in the build.
 const API_DIR = fileURLToPath(new URL('../../api/', import.meta.url));
 const PUBLIC_DIR = fileURLToPath(new URL('../../public/', import.meta.url));
 

@@ -4,7 +4,8 @@ import type { InventoryDb } from '../../lib/inventory/db.js';
 import { databaseUrlFrom } from '../../lib/inventory/db-errors.js';
 import { openInventoryDb, DEFAULT_DB_DIR } from '../../lib/inventory/open-db.js';
 import { deleteSite } from '../../lib/inventory/site-deletion.js';
-import { assertSiteId, listSites, updateSite, type SiteOptionsPatch } from '../../lib/inventory/sites.js';
+import { listSitePage } from '../../lib/inventory/site-list.js';
+import { assertSiteId, updateSite, type SiteOptionsPatch } from '../../lib/inventory/sites.js';
 
 /** The flags of `sites list|rm|set`. */
 export interface SitesFlags {
@@ -66,7 +67,7 @@ export async function sitesCommand(positionals: string[], flags: SitesFlags, io:
   if (extra.length > 0) throw new UsageError(`unexpected argument ${extra[0]}`);
   if (action === 'list') {
     if (id !== undefined) throw new UsageError('sites list takes no argument');
-    const sites = await withDb(flags, io, listSites);
+    const { sites } = await withDb(flags, io, (db) => listSitePage(db));
     for (const site of sites) io.stdout.write(`${JSON.stringify(site)}\n`);
     return 0;
   }

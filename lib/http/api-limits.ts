@@ -1,5 +1,6 @@
 /** Vercel `maxDuration` of each function, in seconds; vercel.json must say the same (a test checks). */
-export const MAX_DURATION_SECONDS = { estimate: 30, discover: 300, sites: 300 } as const;
+// health: its probes time out after 5 s each (lib/http/health.ts), so 10 s leaves room for a cold start.
+export const MAX_DURATION_SECONDS = { estimate: 30, discover: 300, sites: 300, health: 10 } as const;
 
 /** Kept back from a discover call's maxDuration: the slice's last commit, the response, and cold-start slack. */
 export const DISCOVER_SAFETY_MARGIN_MS = 15_000;

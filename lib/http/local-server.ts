@@ -6,7 +6,7 @@ import { listApiRoutes, loadRouteModule, ROUTE_METHODS, type RouteMethod, type R
 import { methodNotAllowed, preflight, setRequestLogging } from './handler.js';
 import { sendWebResponse, toWebRequest } from './node-adapter.js';
 import { errorResponse } from './responses.js';
-import { staticResponse } from './static-files.js';
+import { assertConsoleDir, staticResponse } from './static-files.js';
 import { createLogger } from '../utils/logger.js';
 
 const log = createLogger('http:local-server');
@@ -78,6 +78,7 @@ async function respond(routes: Map<string, RouteModule>, request: Request, publi
 
 /** Serves every route under `apiDir` (`/api/x/y` -> `api/x/y.ts`) on host:port (port 0: a free one), and the files of `publicDir` outside /api/. */
 export async function startLocalApiServer(apiDir: string, listen: { host: string; port: number }, publicDir: string | null = null): Promise<LocalApiServer> {
+  if (publicDir !== null) await assertConsoleDir(publicDir);
   const routes = await loadRoutes(apiDir);
   // One line per request, ours (`accessLog`): every path, static files and 404s included.
   setRequestLogging(false);

@@ -9,7 +9,8 @@ import { SITES_BASE, type SitesPath } from './sites-path.js';
 import { isFactoryError, RequestError } from '../factory/errors.js';
 import type { Sync } from '../inventory/schemas.js';
 import { deleteSite } from '../inventory/site-deletion.js';
-import { createSite, getSite, listSites, SiteOptionsPatchSchema, SiteOptionsSchema, updateSite } from '../inventory/sites.js';
+import { createSite, getSite, SiteOptionsPatchSchema, SiteOptionsSchema, updateSite } from '../inventory/sites.js';
+import { listSitePage, SiteListQuerySchema } from '../inventory/site-list.js';
 import { advanceSync, startSync, stopSync, type AdvanceOptions, type SyncRuntime } from '../inventory/sync-driver.js';
 import { getSync, getSyncDetail, listSyncs, runningSync } from '../inventory/syncs.js';
 import { listUrls, streamUrls, UrlQuerySchema, urlHistory } from '../inventory/url-query.js';
@@ -107,7 +108,7 @@ async function getRoute(path: SitesPath, request: Request, runtime: SyncRuntime)
   const { db } = runtime;
   switch (path.type) {
     case 'sites':
-      return json({ sites: await listSites(db) });
+      return json(await listSitePage(db, SiteListQuerySchema.parse(Object.fromEntries(new URL(request.url).searchParams))));
     case 'site':
       return json(await getSite(db, path.siteId));
     case 'syncs':

@@ -1,5 +1,6 @@
 import { readFile, stat } from 'node:fs/promises';
-import { extname, resolve, sep } from 'node:path';
+import { extname, join, resolve, sep } from 'node:path';
+import { FactoryError } from '../factory/errors.js';
 
 /** Content types of the files the console ships; anything else is served as bytes. */
 const CONTENT_TYPES: Record<string, string> = {
@@ -34,4 +35,13 @@ export async function staticResponse(publicDir: string, pathname: string, method
   return new Response(body, {
     headers: { 'content-type': CONTENT_TYPES[extname(file)] ?? 'application/octet-stream', 'cache-control': 'no-cache', 'x-content-type-options': 'nosniff' },
   });
+}
+
+/**
+ * Refuses a console folder without index.html: a build or a package that left the console out would otherwise
+ * start fine and answer `/` with 404, which nobody notices until an operator opens it.
+ */
+export async function assertConsoleDir(publicDir: string): Promise<void> {
+  const index = await stat(join(publicDir, 'index.html')).catch(() => null);
+  if (!index?.isFile()) throw new FactoryError('config', `the ops console is missing: no index.html in ${resolve(publicDir)}`);
 }

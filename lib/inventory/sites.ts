@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import type { InventoryDb } from './db.js';
-import { SiteIdSchema, SiteSchema, SiteSummarySchema, SiteFilterSchema, parseRows, type Site, type SiteSummary } from './schemas.js';
+import { SiteIdSchema, SiteSchema, SiteFilterSchema, parseRows, type Site } from './schemas.js';
 import { checkSiteRoot } from './site-root.js';
-import { SITE_COLUMNS, SYNC_COLUMNS } from './sql-columns.js';
+import { SITE_COLUMNS } from './sql-columns.js';
 import { RequestError } from '../factory/errors.js';
 import type { NetPolicy } from '../factory/limits.js';
 import { CallerOptionsSchema } from '../http/request-schemas.js';
@@ -80,17 +80,6 @@ export async function getSite(db: InventoryDb, siteId: string): Promise<Site> {
   const [site] = parseRows(SiteSchema, await db.query(`SELECT ${SITE_COLUMNS} FROM sites WHERE site_id = $1 AND deleted_at IS NULL`, [siteId]));
   if (!site) throw new RequestError('not_found', `no site ${siteId}`);
   return site;
-}
-
-/** Every site with its live URL count and its last sync, oldest site first. */
-export async function listSites(db: InventoryDb): Promise<SiteSummary[]> {
-  const rows = await db.query(
-    `SELECT ${SITE_COLUMNS},
-       (SELECT count(*) FROM urls u WHERE u.site_id = s.site_id AND u.removed_at IS NULL)::int AS "urlCount",
-       (SELECT row_to_json(last) FROM (SELECT ${SYNC_COLUMNS} FROM syncs y WHERE y.site_id = s.site_id ORDER BY started_at DESC, sync_id LIMIT 1) last) AS "lastSync"
-     FROM sites s WHERE s.deleted_at IS NULL ORDER BY created_at, site_id`,
-  );
-  return parseRows(SiteSummarySchema, rows);
 }
 
 /**

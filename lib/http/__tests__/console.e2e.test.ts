@@ -1,5 +1,6 @@
-// The ops console in headless Chromium (Debian's /usr/bin/chromium driven by playwright-core) against
-// `crawler-factory serve` and a loopback site: add a site, estimate, sync to done, stop a second sync, browse by prefix.
+// The ops console in headless Chromium (Debian's /usr/bin/chromium driven by playwright-core) against the built
+// `crawler-factory serve` (dist/cli/bin.js, run from another working directory, as an installed package runs) and a
+// loopback site: add a site, estimate, sync to done, stop a second sync, browse by prefix.
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -8,7 +9,7 @@ import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../../../test/helpers/redis-server.js';
 import { TEST_DATABASE_URL, startMutableSite, type MutableSite } from '../../inventory/__tests__/inventory-fixtures.js';
-import { startServe, type ServeProcess } from './serve-process.js';
+import { BUILT_BIN, startServe, type ServeProcess } from './serve-process.js';
 
 const CHROMIUM = '/usr/bin/chromium';
 const TOKEN = 'console-e2e-token';
@@ -38,6 +39,7 @@ describe('ops console in Chromium', () => {
   let context: BrowserContext;
   let page: Page;
   let profile: string;
+  let elsewhere: string;
   const api = async <T>(path: string): Promise<T> =>
     (await (await fetch(`${serve.origin}${path}`, { headers: { authorization: `Bearer ${TOKEN}` } })).json()) as T;
 
@@ -45,8 +47,11 @@ describe('ops console in Chromium', () => {
     await admin.connect();
     await admin.query(`CREATE SCHEMA ${schema}`);
     site = await startMutableSite(3_000, 100);
+    elsewhere = await mkdtemp(join(tmpdir(), 'console-e2e-cwd-'));
     serve = await startServe({
       port: await freePort(),
+      bin: BUILT_BIN,
+      cwd: elsewhere,
       env: {
         DATABASE_URL: `${TEST_DATABASE_URL}?options=${encodeURIComponent(`-c search_path=${schema}`)}`,
         FACTORY_API_TOKEN: TOKEN,
@@ -63,6 +68,7 @@ describe('ops console in Chromium', () => {
     await serve?.stop();
     await site?.close();
     if (profile) await rm(profile, { recursive: true, force: true });
+    if (elsewhere) await rm(elsewhere, { recursive: true, force: true });
     await admin.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
     await admin.end();
   });
@@ -71,6 +77,8 @@ describe('ops console in Chromium', () => {
     await page.goto(`${serve.origin}/`);
     await page.getByLabel('API token').fill(TOKEN);
     await page.getByRole('button', { name: 'Use token' }).click();
+    const health = page.getByRole('region', { name: 'Service health' });
+    await expect.poll(() => health.textContent(), { timeout: 15_000 }).toBe('Service ok · store memory ok · database postgres ok · 0 running syncs · 0 sites');
 
     await page.getByLabel('Root URL', { exact: true }).fill(site.rootUrl);
     await page.getByLabel('Site id (optional)').fill('e2e');
@@ -89,6 +97,7 @@ describe('ops console in Chromium', () => {
     const { sites } = await api<{ sites: Array<{ siteId: string; urlCount: number }> }>('/api/factory/sites');
     const row = page.locator('#sites-table tbody tr', { hasText: 'e2e' });
     await expect.poll(() => row.locator('td').nth(2).textContent()).toBe(String(sites.find((s) => s.siteId === 'e2e')?.urlCount));
+    await expect.poll(() => health.textContent(), { timeout: 20_000 }).toMatch(/ · 1 site$/);
 
     // A slow site keeps the second sync running long enough to stop it from the page.
     site.delayMs = 1_500;
@@ -120,5 +129,55 @@ describe('ops console in Chromium', () => {
 
     await mkdir('.tmp', { recursive: true });
     await page.screenshot({ path: '.tmp/console-e2e.png', fullPage: true });
+  });
+
+  it('pages 2,000 sites 50 at a time, searches them, and keeps an error in view wherever it happened', { timeout: 120_000 }, async () => {
+    await admin.query(
+      `INSERT INTO ${schema}.sites (site_id, root_url, created_at)
+       SELECT 'bulk-' || lpad(n::text, 4, '0'), 'https://bulk' || n || '.example/', now() + n * interval '1 millisecond' FROM generate_series(0, 1999) n`,
+    );
+    await page.reload();
+    const ids = () => page.locator('#sites-table tbody tr td:first-child').allTextContents();
+    const range = page.locator('#sites-range');
+    await expect.poll(ids, { timeout: 30_000 }).toHaveLength(50);
+    expect((await ids())[0]).toBe('e2e');
+    expect(await range.textContent()).toBe('Sites 1–50');
+    const previous = page.getByRole('button', { name: 'Previous sites' });
+    expect(await previous.isDisabled()).toBe(true);
+
+    await page.getByRole('button', { name: 'Next sites' }).click();
+    await expect.poll(() => range.textContent()).toBe('Sites 51–100');
+    expect(await ids()).toEqual(Array.from({ length: 50 }, (_, i) => `bulk-${String(i + 49).padStart(4, '0')}`));
+    await previous.click();
+    await expect.poll(() => range.textContent()).toBe('Sites 1–50');
+
+    // Typing searches by itself (id or root URL, any case); 100 matches are two pages.
+    await page.getByRole('searchbox', { name: 'Search sites' }).fill('BULK-19');
+    await expect.poll(() => range.textContent()).toBe('Sites 1–50 matching “BULK-19”');
+    expect(await ids()).toEqual(Array.from({ length: 50 }, (_, i) => `bulk-${1900 + i}`));
+    await page.getByRole('button', { name: 'Next sites' }).click();
+    await expect.poll(() => range.textContent()).toBe('Sites 51–100 matching “BULK-19”');
+    expect(await page.getByRole('button', { name: 'Next sites' }).isDisabled()).toBe(true);
+    await page.getByRole('searchbox', { name: 'Search sites' }).fill('nothing-like-this');
+    await page.getByRole('searchbox', { name: 'Search sites' }).press('Enter');
+    await expect.poll(() => range.textContent()).toBe('No site matches “nothing-like-this”');
+
+    // A refused filter at the bottom of the page: the banner shows where the operator is, not above the fold.
+    await page.getByRole('searchbox', { name: 'Search sites' }).fill('e2e');
+    await expect.poll(() => range.textContent()).toBe('Sites 1–1 matching “e2e”');
+    await page.getByRole('button', { name: 'Open e2e' }).click();
+    await page.getByLabel('Path group', { exact: true }).fill('blog');
+    await page.getByRole('button', { name: 'Filter' }).click();
+    const banner = page.getByRole('alert');
+    await expect.poll(() => banner.textContent()).toContain('prefix');
+    const inView = await banner.evaluate((element) => {
+      const box = element.getBoundingClientRect();
+      const view = globalThis as unknown as { innerHeight: number; scrollY: number }; // the page's window
+      return { top: box.top, bottom: box.bottom, viewport: view.innerHeight, scrolled: view.scrollY };
+    });
+    expect(inView.scrolled).toBeGreaterThan(0);
+    expect(inView.top).toBeGreaterThanOrEqual(0);
+    expect(inView.bottom).toBeLessThanOrEqual(inView.viewport);
+    await page.screenshot({ path: '.tmp/console-e2e-sites.png' });
   });
 });

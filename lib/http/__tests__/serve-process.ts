@@ -1,9 +1,29 @@
 // `crawler-factory serve` as a real child process on a chosen port, for tests that talk to it like curl does.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
+import { readdirSync, statSync } from 'node:fs';
+import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-const BIN = fileURLToPath(new URL('../../../bin/crawler-factory.mjs', import.meta.url));
+const SOURCE_BIN = fileURLToPath(new URL('../../../bin/crawler-factory.mjs', import.meta.url));
+/** The compiled executable `npm ci` / `npm run build` makes, as the package installs it (plain node, no tsx). */
+export const BUILT_BIN = fileURLToPath(new URL('../../../dist/cli/bin.js', import.meta.url));
+const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
+
+/**
+ * Fails when a source the build compiles or copies (lib/, api/, cli/, public/; tests aside) changed after the last
+ * build: a test of the built bin would otherwise pass or fail on yesterday's code. The build writes help.txt last.
+ */
+export function assertBuildCurrent(): void {
+  const built = statSync(join(ROOT, 'dist/cli/help.txt'), { throwIfNoEntry: false })?.mtimeMs ?? 0;
+  const stale = ['lib', 'api', 'cli', 'public'].flatMap((dir) =>
+    readdirSync(join(ROOT, dir), { recursive: true, withFileTypes: true })
+      .filter((entry) => entry.isFile() && !join(entry.parentPath, entry.name).includes('__tests__'))
+      .map((entry) => relative(ROOT, join(entry.parentPath, entry.name)))
+      .filter((file) => statSync(join(ROOT, file)).mtimeMs > built),
+  );
+  if (stale.length > 0) throw new Error(`dist/ is older than ${stale.slice(0, 3).join(', ')}${stale.length > 3 ? ', ...' : ''}: run npm run build`);
+}
 
 /** A running `serve`: where it listens, what it printed, and how to stop or kill it. */
 export interface ServeProcess {
@@ -33,14 +53,24 @@ function waitListening(child: ChildProcess, output: { text: string }, timeoutMs:
   });
 }
 
+/** How to start serve: the port, the environment, extra flags; `bin` (default: the source launcher) and `cwd` to run it from. */
+export interface ServeOptions {
+  port: number;
+  env: Record<string, string | undefined>;
+  args?: string[];
+  bin?: string;
+  cwd?: string;
+}
+
 /** Starts `crawler-factory serve --port <port>` with `env` and waits until it accepts requests. */
-export async function startServe(options: { port: number; env: Record<string, string | undefined>; args?: string[] }): Promise<ServeProcess> {
-  const args = [BIN, 'serve', '--port', String(options.port), ...(options.args ?? [])];
-  const child = spawn(process.execPath, args, { env: childEnv(options.env), stdio: ['ignore', 'pipe', 'pipe'] });
+export async function startServe(options: ServeOptions): Promise<ServeProcess> {
+  if (options.bin === BUILT_BIN) assertBuildCurrent();
+  const args = [options.bin ?? SOURCE_BIN, 'serve', '--port', String(options.port), ...(options.args ?? [])];
+  const child = spawn(process.execPath, args, { env: childEnv(options.env), stdio: ['ignore', 'pipe', 'pipe'], ...(options.cwd ? { cwd: options.cwd } : {}) });
   const output = { text: '' };
   child.stdout.on('data', (chunk: Buffer) => (output.text += chunk.toString()));
   child.stderr.on('data', (chunk: Buffer) => (output.text += chunk.toString()));
-  // Generous: serve compiles TypeScript at start (tsx), which takes 20 s and more on a loaded 2-core machine.
+  // Generous: the source launcher compiles TypeScript at start (tsx), which takes 20 s and more on a loaded 2-core machine.
   const origin = await waitListening(child, output, 90_000);
   return {
     origin,

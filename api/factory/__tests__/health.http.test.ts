@@ -1,0 +1,101 @@
+// GET /api/factory/health over the local server, against a private redis-server and a Postgres schema of its own:
+// healthy with its counts, refused without the token, and 503 naming the part that is down (the database at a
+// closed port, then the store after its server was stopped).
+import { fileURLToPath } from 'node:url';
+import pg from 'pg';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { HealthBodySchema } from '../../../lib/http/health.js';
+import { resetInventoryDb } from '../../../lib/http/inventory-context.js';
+import { startLocalApiServer, type LocalApiServer } from '../../../lib/http/local-server.js';
+import { resetServiceStore } from '../../../lib/http/service.js';
+import { TEST_DATABASE_URL } from '../../../lib/inventory/__tests__/inventory-fixtures.js';
+import { freePort, startTestRedis, type TestRedis } from '../../../test/helpers/redis-server.js';
+
+const API_DIR = fileURLToPath(new URL('../../', import.meta.url));
+const TOKEN = 'health-token';
+const RUNNING_FOR_MS = 90_000;
+
+describe('GET /api/factory/health', () => {
+  const schema = `health_${process.pid}_${Math.random().toString(36).slice(2, 8)}`;
+  const databaseUrl = `${TEST_DATABASE_URL}?options=${encodeURIComponent(`-c search_path=${schema}`)}`;
+  const admin = new pg.Client({ connectionString: TEST_DATABASE_URL });
+  let redis: TestRedis;
+  let server: LocalApiServer;
+  const health = (token: string | null = TOKEN) =>
+    fetch(`${server.origin}/api/factory/health`, { headers: token === null ? {} : { authorization: `Bearer ${token}` } });
+
+  beforeAll(async () => {
+    await admin.connect();
+    await admin.query(`CREATE SCHEMA ${schema}`);
+    redis = await startTestRedis();
+    Object.assign(process.env, { DATABASE_URL: databaseUrl, REDIS_URL: redis.url, FACTORY_API_TOKEN: TOKEN });
+    server = await startLocalApiServer(API_DIR, { host: '127.0.0.1', port: 0 });
+  });
+  afterEach(async () => {
+    process.env.DATABASE_URL = databaseUrl;
+    await resetInventoryDb();
+    await resetServiceStore();
+  });
+  afterAll(async () => {
+    await server?.close();
+    await resetInventoryDb();
+    await resetServiceStore();
+    for (const name of ['DATABASE_URL', 'REDIS_URL', 'FACTORY_API_TOKEN']) delete process.env[name];
+    await redis?.stop();
+    await admin.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+    await admin.end();
+  });
+
+  it('answers 200 with both parts ok, the running syncs, the oldest one\'s age and the site count', async () => {
+    const empty = HealthBodySchema.parse(await (await health()).json());
+    expect(empty).toEqual({ ok: true, store: { kind: 'redis', ok: true }, database: { kind: 'postgres', ok: true }, syncs: { running: 0, oldestRunningAgeMs: null }, sites: 0 });
+
+    // The first call migrated the schema: two sites, one of them syncing for 90 s, the other done.
+    await admin.query(`INSERT INTO ${schema}.sites (site_id, root_url) VALUES ('a', 'https://a.example/'), ('b', 'https://b.example/')`);
+    await admin.query(
+      `INSERT INTO ${schema}.syncs (sync_id, site_id, job_id, state, started_at) VALUES
+         ('AAAAAAAAAAAAAAAAAAAAAA', 'a', 'job-a', 'running', now() - $1 * interval '1 millisecond'),
+         ('BBBBBBBBBBBBBBBBBBBBBB', 'b', 'job-b', 'done', now() - interval '1 day')`,
+      [RUNNING_FOR_MS],
+    );
+    const response = await health();
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toBe('application/json; charset=utf-8');
+    const body = HealthBodySchema.parse(await response.json());
+    expect(body).toMatchObject({ ok: true, syncs: { running: 1 }, sites: 2 });
+    expect(body.syncs?.oldestRunningAgeMs).toBeGreaterThanOrEqual(RUNNING_FOR_MS);
+    expect(body.syncs?.oldestRunningAgeMs).toBeLessThan(RUNNING_FOR_MS + 30_000);
+  });
+
+  it('is refused without the token, as every route', async () => {
+    const response = await health(null);
+    expect(response.status).toBe(401);
+    expect(await response.json()).toMatchObject({ error: { kind: 'unauthorized' } });
+  });
+
+  it('answers 503 store_unavailable naming the database, with Retry-After, when Postgres cannot be reached', async () => {
+    process.env.DATABASE_URL = `postgres://postgres@127.0.0.1:${await freePort()}/test`;
+    await resetInventoryDb();
+    const started = Date.now();
+    const response = await health();
+    expect(Date.now() - started).toBeLessThan(10_000);
+    expect(response.status).toBe(503);
+    expect(response.headers.get('retry-after')).toBe('2');
+    const body = HealthBodySchema.parse(await response.json());
+    expect(body).toMatchObject({ ok: false, store: { kind: 'redis', ok: true }, database: { kind: 'postgres', ok: false }, syncs: null, sites: null });
+    expect(body.error).toEqual({ kind: 'store_unavailable', message: 'database (postgres) unreachable' });
+    expect(body.database.error).toMatch(/ECONNREFUSED/);
+  });
+
+  // Last: the test's own redis-server is stopped for good.
+  it('answers 503 naming the store once its Redis is gone, the database still read', async () => {
+    expect((await health()).status).toBe(200); // connected first: the outage hits a live connection
+    await redis.stop();
+    const response = await health();
+    expect(response.status).toBe(503);
+    expect(response.headers.get('retry-after')).toBe('2');
+    const body = HealthBodySchema.parse(await response.json());
+    expect(body).toMatchObject({ ok: false, store: { kind: 'redis', ok: false }, database: { kind: 'postgres', ok: true }, sites: 2 });
+    expect(body.error?.message).toBe('store (redis) unreachable');
+  });
+});

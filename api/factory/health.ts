@@ -1,0 +1,13 @@
+import { handle, preflight } from '../../lib/http/handler.js';
+import { healthResponse, serviceHealth } from '../../lib/http/health.js';
+
+/**
+ * `GET /api/factory/health` -> 200 `{ok, store: {kind, ok}, database: {kind, ok}, syncs: {running, oldestRunningAgeMs}, sites}`,
+ * or 503 `store_unavailable` naming the part that is down, with `Retry-After`. Same auth as every route.
+ */
+export function GET(request: Request): Promise<Response> {
+  return handle(request, async (context) => healthResponse(await serviceHealth(context)));
+}
+
+/** CORS preflight (and `Allow`) for this route. */
+export const OPTIONS = preflight(['GET']);

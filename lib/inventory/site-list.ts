@@ -1,0 +1,67 @@
+import { z } from 'zod';
+import type { InventoryDb } from './db.js';
+import { SiteSummarySchema, parseRows, type SiteSummary } from './schemas.js';
+import { SITE_COLUMNS, SYNC_COLUMNS } from './sql-columns.js';
+import { RequestError } from '../factory/errors.js';
+
+/** Largest page of the site list. */
+export const MAX_SITE_PAGE = 1_000;
+
+/**
+ * Query of `GET /api/factory/sites`: `q` keeps sites whose id or root URL contains it (any case), `limit` pages,
+ * `cursor` continues after the page before. Unknown parameters are ignored, as before paging existed.
+ */
+export const SiteListQuerySchema = z.object({
+  q: z.string().trim().max(200).optional().transform((q) => (q === '' ? undefined : q)),
+  limit: z.string().regex(/^\d{1,4}$/, 'limit is a whole number').transform(Number).pipe(z.number().int().min(1).max(MAX_SITE_PAGE)).optional(),
+  cursor: z.string().max(400).optional(),
+});
+export type SiteListQuery = z.infer<typeof SiteListQuerySchema>;
+
+/** A page of sites and the cursor of the next one (null at the end, and always without `limit`). */
+export interface SitePage {
+  sites: SiteSummary[];
+  nextCursor: string | null;
+}
+
+// The list's order is (created_at, site_id); a cursor holds both of the last row, created_at at full (microsecond)
+// precision, which a JavaScript Date would round: the next page starts exactly after it even if that site is deleted.
+const CursorSchema = z.tuple([z.string().regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/), z.string().min(1).max(100)]);
+
+function encodeCursor(at: string, siteId: string): string {
+  return Buffer.from(JSON.stringify([at, siteId]), 'utf8').toString('base64url');
+}
+
+function decodeCursor(cursor: string): [string, string] {
+  try {
+    const parsed = CursorSchema.safeParse(JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')));
+    if (parsed.success && encodeCursor(...parsed.data) === cursor) return parsed.data;
+  } catch {
+    // not JSON: refused below
+  }
+  throw new RequestError('bad_request', 'invalid cursor');
+}
+
+const PageRowSchema = SiteSummarySchema.extend({ cursorAt: z.string() });
+
+/** Sites with their live URL count and last sync, oldest first; filtered by `q`, keyset-paginated by `limit` / `cursor`. */
+export async function listSitePage(db: InventoryDb, query: Partial<SiteListQuery> = {}): Promise<SitePage> {
+  const [afterAt, afterId] = query.cursor === undefined ? [null, null] : decodeCursor(query.cursor);
+  const rows = await db.query(
+    `SELECT ${SITE_COLUMNS},
+       (SELECT count(*) FROM urls u WHERE u.site_id = s.site_id AND u.removed_at IS NULL)::int AS "urlCount",
+       (SELECT row_to_json(last) FROM (SELECT ${SYNC_COLUMNS} FROM syncs y WHERE y.site_id = s.site_id ORDER BY started_at DESC, sync_id LIMIT 1) last) AS "lastSync",
+       to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS "cursorAt"
+     FROM sites s
+     WHERE s.deleted_at IS NULL
+       AND ($1::text IS NULL OR strpos(lower(site_id), lower($1)) > 0 OR strpos(lower(root_url), lower($1)) > 0)
+       AND ($2::timestamptz IS NULL OR (created_at, site_id) > ($2::timestamptz, $3::text))
+     ORDER BY created_at, site_id LIMIT $4`,
+    [query.q ?? null, afterAt, afterId, query.limit === undefined ? null : query.limit + 1],
+  );
+  const parsed = parseRows(PageRowSchema, rows);
+  const page = query.limit === undefined ? parsed : parsed.slice(0, query.limit);
+  const last = page.at(-1);
+  const nextCursor = query.limit !== undefined && parsed.length > query.limit && last ? encodeCursor(last.cursorAt, last.siteId) : null;
+  return { sites: page.map(({ cursorAt: _cursorAt, ...site }) => site), nextCursor };
+}

@@ -1,0 +1,72 @@
+// The console's site list: 50 sites a page (keyset cursors from GET /api/factory/sites), with a search box.
+const PAGE_SIZE = 50;
+const SEARCH_DELAY_MS = 300;
+
+/**
+ * Wires #site-search, #sites-table, #sites-prev, #sites-next and #sites-range. `api` calls the API, `cell` and
+ * `button` build the table, `onOpen(siteId)` opens a site, `onError(message)` shows a failure. `reload()` shows the
+ * current page again (after a sync or a new site).
+ */
+export function createSiteList({ api, cell, button, onOpen, onError }) {
+  const $ = (selector) => document.querySelector(selector);
+  // cursors[i] opens page i (null: the first); the query is the one those cursors belong to.
+  const view = { query: '', cursors: [null], nextCursor: null };
+
+  function render(sites) {
+    $('#sites-table tbody').replaceChildren(
+      ...sites.map((site) => {
+        const tr = document.createElement('tr');
+        tr.append(cell(site.siteId), cell(site.rootUrl, 'url'), cell(String(site.urlCount)), cell(site.lastSync ? site.lastSync.state : 'never'));
+        const td = document.createElement('td');
+        td.append(button('Open', () => onOpen(site.siteId), `Open ${site.siteId}`));
+        tr.append(td);
+        return tr;
+      }),
+    );
+    const index = view.cursors.length - 1;
+    const first = index * PAGE_SIZE + 1;
+    const matching = view.query ? ` matching “${view.query}”` : '';
+    $('#sites-range').textContent = sites.length ? `Sites ${first}–${first + sites.length - 1}${matching}` : view.query ? `No site matches “${view.query}”` : 'No site yet';
+    $('#sites-prev').disabled = index === 0;
+    $('#sites-next').disabled = view.nextCursor === null;
+  }
+
+  async function load() {
+    const params = new URLSearchParams({ limit: String(PAGE_SIZE) });
+    if (view.query) params.set('q', view.query);
+    const cursor = view.cursors.at(-1);
+    if (cursor) params.set('cursor', cursor);
+    const page = await api(`/api/factory/sites?${params}`);
+    view.nextCursor = page.nextCursor ?? null;
+    render(page.sites);
+  }
+
+  const failed = (what) => (error) => onError(`${what} failed: ${error.message}`);
+
+  function search() {
+    view.query = $('#site-query').value.trim();
+    view.cursors = [null];
+    return load();
+  }
+
+  let typing = null;
+  $('#site-search').addEventListener('submit', (event) => {
+    event.preventDefault();
+    clearTimeout(typing);
+    void search().catch(failed('Search'));
+  });
+  $('#site-query').addEventListener('input', () => {
+    clearTimeout(typing);
+    typing = setTimeout(() => void search().catch(failed('Search')), SEARCH_DELAY_MS);
+  });
+  $('#sites-next').addEventListener('click', () => {
+    if (view.nextCursor === null) return;
+    view.cursors.push(view.nextCursor);
+    void load().catch(failed('Listing sites'));
+  });
+  $('#sites-prev').addEventListener('click', () => {
+    if (view.cursors.length > 1) view.cursors.pop();
+    void load().catch(failed('Listing sites'));
+  });
+  return { reload: load };
+}
