@@ -49,10 +49,10 @@ describe('one process per PGlite folder', () => {
 
   it('refuses a second sync at once, naming the first, which ends done with every URL', { timeout: PGLITE_MS * 2 }, async () => {
     const db = join(work, 'two-syncs');
-    const first = startCli(['sync', demo.rootUrl, '--site', 'demo', '--allow-private', '--db', db], { env });
+    const first = startCli(['sync', demo.rootUrl, '--site', 'demo', '--allow-private', '--db', db], { env, cwd: work });
     // The lock is taken before PGlite starts: from here the folder is the first process's.
     await until(() => existsSync(join(db, LOCK_FILE_NAME)), 60_000);
-    const second = await runCliIn(['sync', demo.rootUrl, '--site', 'other', '--allow-private', '--db', db], { env });
+    const second = await runCliIn(['sync', demo.rootUrl, '--site', 'other', '--allow-private', '--db', db], { env, cwd: work });
     expect(second.code, second.stderr).toBe(1);
     expect(second.stderr).toContain('conflict');
     expect(second.stderr).toContain(`in use by process ${first.child.pid}`);
@@ -69,13 +69,13 @@ describe('one process per PGlite folder', () => {
 
   it('refuses a sync while serve holds the folder, and serve lets go when it stops', { timeout: PGLITE_MS * 2 }, async () => {
     const db = join(work, 'serve');
-    const serve = startCli(['serve', '--port', '0', '--db', db, '--allow-private'], { env: { ...env, FACTORY_API_TOKEN: '' } });
+    const serve = startCli(['serve', '--port', '0', '--db', db, '--allow-private'], { env: { ...env, FACTORY_API_TOKEN: '' }, cwd: work });
     const [, origin] = (await serve.waitForStderr(/on (http:\/\/127\.0\.0\.1:\d+)/)) as RegExpMatchArray;
     expect(serve.stderr()).toContain(`inventory: PGlite in ${db}`);
     // The server opens the inventory on first use: the console's site list.
     const sites = await fetch(`${origin}/api/factory/sites`);
     expect(sites.status).toBe(200);
-    const refused = await runCliIn(['sync', demo.rootUrl, '--site', 'demo', '--allow-private', '--db', db], { env });
+    const refused = await runCliIn(['sync', demo.rootUrl, '--site', 'demo', '--allow-private', '--db', db], { env, cwd: work });
     expect(refused.code).toBe(1);
     expect(refused.stderr).toContain(`conflict: the inventory database in ${db} is in use by process ${serve.child.pid}`);
     serve.child.kill('SIGTERM');
@@ -85,9 +85,9 @@ describe('one process per PGlite folder', () => {
 
   it('takes over the lock of a process killed with SIGKILL, with the data it committed intact', { timeout: PGLITE_MS * 3 }, async () => {
     const db = join(work, 'killed');
-    const done = await runCliIn(['sync', demo.rootUrl, '--site', 'demo', '--allow-private', '--db', db], { env });
+    const done = await runCliIn(['sync', demo.rootUrl, '--site', 'demo', '--allow-private', '--db', db], { env, cwd: work });
     expect(done.code, done.stderr).toBe(0);
-    const killed = startCli(['sync', slow.indexUrl, '--site', 'slow', '--allow-private', '--db', db, '--budget', '500'], { env });
+    const killed = startCli(['sync', slow.indexUrl, '--site', 'slow', '--allow-private', '--db', db, '--budget', '500'], { env, cwd: work });
     const streaming = new Promise<void>((resolve) => (slow.onFirstSitemap = resolve));
     await streaming;
     await new Promise((resolve) => setTimeout(resolve, 2_000));
@@ -96,7 +96,7 @@ describe('one process per PGlite folder', () => {
     const stale = JSON.parse(readFileSync(join(db, LOCK_FILE_NAME), 'utf8')) as { pid: number };
     expect(stale.pid).toBe(killed.child.pid);
     // A new opener: the stale lock is taken over; the demo site's rows, committed before the kill, are all there.
-    const again = await runCliIn(['sync', demo.rootUrl, '--site', 'demo', '--allow-private', '--full', '--db', db], { env });
+    const again = await runCliIn(['sync', demo.rootUrl, '--site', 'demo', '--allow-private', '--full', '--db', db], { env, cwd: work });
     expect(again.code, again.stderr).toBe(0);
     expect(JSON.parse(again.stdout)).toMatchObject({ state: 'done', seen: demo.expectation.all.pageUrls, new: 0, removed: 0 });
     expect(existsSync(join(db, LOCK_FILE_NAME))).toBe(false);
