@@ -87,6 +87,16 @@ describe('one process per PGlite folder', () => {
     const db = join(work, 'killed');
     const done = await runCliIn(['sync', demo.rootUrl, '--site', 'demo', '--allow-private', '--db', db], { env, cwd: work });
     expect(done.code, done.stderr).toBe(0);
+    // SIGINT: the sync winds down and lets go of the folder. On the memory store its job cannot outlive the
+    // process, so the sync ends stopped instead of blocking the site's next sync as `running`.
+    const interrupted = startCli(['sync', slow.indexUrl, '--site', 'slow', '--allow-private', '--db', db, '--budget', '500'], { env, cwd: work });
+    await new Promise<void>((resolve) => (slow.onFirstSitemap = resolve));
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    interrupted.child.kill('SIGINT');
+    expect((await interrupted.exited).code, interrupted.stderr()).toBe(0);
+    expect(interrupted.stderr()).toContain('the memory job store cannot resume it');
+    expect(JSON.parse(interrupted.stdout())).toMatchObject({ state: 'stopped', removed: 0 });
+    expect(existsSync(join(db, LOCK_FILE_NAME))).toBe(false);
     const killed = startCli(['sync', slow.indexUrl, '--site', 'slow', '--allow-private', '--db', db, '--budget', '500'], { env, cwd: work });
     const streaming = new Promise<void>((resolve) => (slow.onFirstSitemap = resolve));
     await streaming;
