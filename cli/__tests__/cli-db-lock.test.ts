@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDemoSite, type DemoSite } from '../../lib/demo/demo-site.js';
 import { LOCK_FILE_NAME } from '../../lib/inventory/db-lock.js';
+import { runMain } from '../../test/helpers/run-cli.js';
 import { runCliIn, startCli, startSlowSite, type SlowSite } from './cli-process.js';
 
 /** A fresh PGlite folder runs initdb in WebAssembly: tens of seconds on this shared machine under load. */
@@ -109,6 +110,19 @@ describe('one process per PGlite folder', () => {
     const again = await runCliIn(['sync', demo.rootUrl, '--site', 'demo', '--allow-private', '--full', '--db', db], { env, cwd: work });
     expect(again.code, again.stderr).toBe(0);
     expect(JSON.parse(again.stdout)).toMatchObject({ state: 'done', seen: demo.expectation.all.pageUrls, new: 0, removed: 0 });
+    expect(existsSync(join(db, LOCK_FILE_NAME))).toBe(false);
+  });
+
+  it('a signal while the folder is opening starts no sync: exit 130, the folder let go', { timeout: PGLITE_MS }, async () => {
+    const db = join(work, 'early-signal');
+    // In this process: the CLI's handlers are on `process`, so an emitted signal reaches them as a real one would.
+    const running = runMain(['sync', demo.rootUrl, '--site', 'early', '--allow-private', '--db', db], { env });
+    await until(() => existsSync(join(db, LOCK_FILE_NAME)), 30_000);
+    process.emit('SIGINT', 'SIGINT');
+    const run = await running;
+    expect(run.code, run.stderr).toBe(130);
+    expect(run.stderr).toContain('stopped before the sync started');
+    expect(run.stdout).toBe('');
     expect(existsSync(join(db, LOCK_FILE_NAME))).toBe(false);
   });
 });

@@ -102,6 +102,11 @@ export async function syncCommand(positionals: string[], given: SyncFlags, io: I
 
 async function syncWith(runtime: SyncRuntime, run: { values: SyncFlags; rootUrl: string | undefined; target: DbTarget; budgetMs: number; io: Io; signal: AbortSignal }): Promise<number> {
   const { values, io, store } = { ...run, store: runtime.store };
+  if (run.signal.aborted && values.resume === undefined) {
+    // Stopped while the inventory was opening: nothing was started, so nothing needs resuming.
+    io.stderr.write('stopped before the sync started: nothing was written\n');
+    return 130;
+  }
   const syncId = await syncToRun(runtime, values, run.rootUrl);
   if (values.resume === undefined) await saveRunSettings({ command: 'sync', id: syncId, flags: pickFlags(values, SYNC_SETTINGS) });
   const resumable = store.kind === 'memory' ? 'the memory job store: resumable only within this process (set REDIS_URL to resume later)' : `the ${store.kind} job store: resume with --resume ${syncId}`;
