@@ -24,6 +24,15 @@ export interface SyncFlags extends CommonFlags {
 /** What a sync keeps beside it for `--resume` (the rest of its options are the site's, in the inventory). */
 const SYNC_SETTINGS = ['allowPrivate', 'allowHost', 'resolve', 'full', 'db'] as const;
 
+/** Fetch flags `sync` takes (as every fetching command) but does not use: a sync runs with its site's options. */
+const UNUSED_FLAGS = ['timeout', 'concurrency', 'maxDepth', 'maxUrls', 'userAgent', 'header', 'cookie', 'proxy', 'rate', 'retries'] as const;
+
+/** Says which given flags a sync ignores, rather than ignoring them silently. */
+function unusedFlagsNote(values: SyncFlags): string | null {
+  const given = Object.keys(pickFlags(values, UNUSED_FLAGS)).map((key) => `--${key.replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`)}`);
+  return given.length === 0 ? null : `note: ${given.join(', ')} not used: a sync runs with its site's options (set when the site is added, e.g. from the console)\n`;
+}
+
 /** `sync 3/9 sitemaps · 12,000 urls · 12/12 shards · 40 new · 3 changed · running` on stderr. */
 function drawProgress(sync: Sync, stderr: Io['stderr'], final = false): void {
   const errors = Object.values(sync.errors).reduce((sum, n) => sum + n, 0);
@@ -80,6 +89,8 @@ export async function syncCommand(positionals: string[], given: SyncFlags, io: I
   if (given.resume !== undefined && rootUrl !== undefined) throw new UsageError('give either <rootUrl> or --resume <syncId>, not both');
   if (given.resume !== undefined) assertSyncId(given.resume);
   const values = await effectiveFlags(given, io);
+  const unused = unusedFlagsNote(values);
+  if (unused !== null && values.quiet !== true) io.stderr.write(unused);
   const net = netPolicyFrom(values);
   const target = dbTarget(values.db, io.env);
   const signals = stopOnSignals();
