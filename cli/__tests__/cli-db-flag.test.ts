@@ -32,8 +32,10 @@ describe('--db postgres://...', () => {
   });
 
   it('sync writes into Postgres, and serve reads the same inventory from it', { timeout: 120_000 }, async () => {
-    const sync = await runCliIn(['sync', demo.rootUrl, '--site', 'demo', '--allow-private', '--db', url], { env, cwd });
+    const sync = await runCliIn(['sync', demo.rootUrl, '--site', 'demo', '--allow-private', '--db', url, '--timeout', '9000'], { env, cwd });
     expect(sync.code, sync.stderr).toBe(0);
+    // The fetch flags a sync does not use are named, not dropped silently.
+    expect(sync.stderr).toContain("note: --timeout not used: a sync runs with its site's options");
     expect(sync.stderr).toContain('into Postgres (postgres://');
     const rows = await admin.query(`SELECT count(*)::int AS n FROM ${schema}.urls WHERE site_id = 'demo'`);
     expect(rows.rows[0]).toEqual({ n: demo.expectation.all.pageUrls });
