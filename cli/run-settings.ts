@@ -90,10 +90,22 @@ function flagName(key: string): string {
 /** Flags whose values may be secrets (a session cookie, a token header, proxy credentials): named, never printed. */
 const SECRET_FLAGS = new Set(['header', 'cookie', 'proxy']);
 
+/** A store or database URL keeps its password out of stderr. */
+function withoutPassword(text: string): string {
+  try {
+    const url = new URL(text);
+    if (url.password === '') return text;
+    url.password = '***';
+    return url.href;
+  } catch {
+    return text;
+  }
+}
+
 function shown(value: FlagValue, key = ''): string {
   if (SECRET_FLAGS.has(key)) return '(hidden)';
   if (value === true) return 'on';
-  return Array.isArray(value) ? value.join(' ') : String(value);
+  return (Array.isArray(value) ? value : [String(value)]).map(withoutPassword).join(' ');
 }
 
 function same(a: FlagValue, b: FlagValue): boolean {

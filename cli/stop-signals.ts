@@ -1,8 +1,6 @@
 /** A run's stop switch: aborted on SIGINT/SIGTERM, so the run commits what it read and says how to resume. */
 export interface StopSignals {
   signal: AbortSignal;
-  /** The signal that stopped the run, or null. */
-  readonly received: NodeJS.Signals | null;
   dispose(): void;
 }
 
@@ -13,18 +11,11 @@ export interface StopSignals {
  */
 export function stopOnSignals(): StopSignals {
   const controller = new AbortController();
-  let received: NodeJS.Signals | null = null;
-  const stop = (signal: NodeJS.Signals) => {
-    received ??= signal;
-    controller.abort(new Error(`stopped by ${signal}`));
-  };
+  const stop = (signal: NodeJS.Signals) => controller.abort(new Error(`stopped by ${signal}`));
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
   return {
     signal: controller.signal,
-    get received() {
-      return received;
-    },
     dispose: () => {
       process.off('SIGINT', stop);
       process.off('SIGTERM', stop);

@@ -45,6 +45,13 @@ describe('run settings', () => {
     expect(notes).toEqual(["resume: with the run's --allow-private, --db inv", "resume: --allow-host b.test overrides the run's a.test"]);
   });
 
+  it('prints a stored store or database URL without its password', () => {
+    const stored = { command: 'job run' as const, id: ID, savedAt: '', flags: { store: 'redis://:s3cret@127.0.0.1:6379' } };
+    const { flags, notes } = resumeFlags({ resume: ID }, stored, ['store'], ID);
+    expect(flags).toEqual({ resume: ID, store: 'redis://:s3cret@127.0.0.1:6379' });
+    expect(notes).toEqual(["resume: with the run's --store redis://:***@127.0.0.1:6379"]);
+  });
+
   it('says when there are no stored settings, and runs with the flags given', () => {
     const { flags, notes } = resumeFlags({ resume: ID, timeout: '5000' }, null, ['timeout'], ID);
     expect(flags).toEqual({ resume: ID, timeout: '5000' });
