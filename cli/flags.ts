@@ -35,6 +35,7 @@ export function addFilterOptions(command: Command): Command {
     .option('--locale <locale>', 'keep URLs of this locale as `groups` reports it, e.g. en-US or en (repeatable)', collect)
     .option('--since <date>', 'keep entries whose lastmod is on or after DATE (YYYY-MM-DD or ISO 8601)')
     .option('--require-lastmod', 'with --since, drop entries without a lastmod')
-    .addOption(new Option('--scope <scope>', 'page hosts kept relative to the root: all, domain (registrable) or host').choices(['all', 'domain', 'host']).default('all'));
+    // No commander default (all is filterFrom's): a resume must tell a --scope given again from one never given.
+    .addOption(new Option('--scope <scope>', 'page hosts kept relative to the root: all (default), domain (registrable) or host').choices(['all', 'domain', 'host']));
 }
 

@@ -69,7 +69,7 @@ function registerCommands(program: Command, run: (action: () => Promise<Action>)
     .summary('a resumable job to completion, with progress')
     .argument('[rootUrl]', 'site root or sitemap URL (or --resume)')
     .option('--store <store>', 'memory, redis://host:port or upstash (default: from REDIS_URL / UPSTASH_*, else memory)')
-    .option('--resume <jobId>', 'continue an existing job')
+    .option('--resume <jobId>', 'continue an existing job, with the settings it started with (flags given again override them)')
     .option('--previous <jobId>', "incremental re-sync: start from that job's validators (unchanged sitemaps are not read again)")
     .option('--retry-stalled', 'with --resume: claim again the sitemaps a stalled job is stuck on (after fixing the site)')
     .option('--budget <ms>', 'time budget per slice, at least 250 (default 10000)')
@@ -89,6 +89,7 @@ function registerCommands(program: Command, run: (action: () => Promise<Action>)
     .option('--allow-private', 'allow loopback and private targets')
     .option('--allow-host <host[:port]>', 'allow exactly this private target (repeatable; adds to FACTORY_ALLOW_HOSTS)', collect)
     .option('--resolve <host:port:addr>', 'static DNS override (repeatable; adds to FACTORY_RESOLVE)', collect)
+    .option('--db <dir|url>', 'inventory: PGlite folder when DATABASE_URL is unset (default FACTORY_DB_DIR, else .crawler-factory/db), or a postgres:// URL')
     .option('-v, --verbose', 'structured logs on stderr');
   serve.addHelpText('after', examples(['crawler-factory serve --port 8080', 'FACTORY_API_TOKEN=s3cret crawler-factory serve --host 0.0.0.0']));
   serve.action(run(async () => (await import('./commands/serve.js')).serveCommand));
@@ -98,8 +99,8 @@ function registerCommands(program: Command, run: (action: () => Promise<Action>)
     .summary('sync a site into the URL inventory (DATABASE_URL, else PGlite in --db DIR)')
     .argument('[rootUrl]', 'site root URL (or --resume)')
     .option('--site <id>', 'site id (default: derived from the host)')
-    .option('--db <dir>', 'PGlite data directory when DATABASE_URL is unset (default .crawler-factory/db)')
-    .option('--resume <syncId>', 'continue an existing sync')
+    .option('--db <dir|url>', 'PGlite folder when DATABASE_URL is unset (default FACTORY_DB_DIR, else .crawler-factory/db; one process at a time), or a postgres:// URL')
+    .option('--resume <syncId>', "continue an existing sync, with the settings it started with (flags given again override them)")
     .option('--full', "read every sitemap whole instead of re-syncing from the last done sync's validators")
     .option('--budget <ms>', 'time budget per slice, at least 250 (default 10000)');
   addNetworkOptions(sync).addHelpText('after', examples([

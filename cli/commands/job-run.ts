@@ -9,6 +9,8 @@ import { resolveInput } from '../inputs.js';
 import { UsageError, type Io } from '../io.js';
 import { intFlag, walkOptionsFrom, type CommonFlags } from '../options.js';
 import { LineWriter } from '../output.js';
+import { forgetRunSettings, fixedOnResume, loadRunSettings, pickFlags, resumeFlags, saveRunSettings } from '../run-settings.js';
+import { stopOnSignals } from '../stop-signals.js';
 import { MIN_BUDGET_MS } from './estimate.js';
 
 /** The flags of `job run`. */
@@ -80,22 +82,38 @@ async function printShards(store: JobStore, status: JobStatus, io: Io): Promise<
   }
 }
 
-/** Aborts on SIGINT/SIGTERM; returns the signal and the cleanup. */
-function stopOnSignals(): { signal: AbortSignal; dispose: () => void } {
-  const controller = new AbortController();
-  const stop = () => controller.abort(new Error('stopped by signal'));
-  process.on('SIGINT', stop);
-  process.on('SIGTERM', stop);
-  return { signal: controller.signal, dispose: () => (process.off('SIGINT', stop), process.off('SIGTERM', stop)) };
+/** What `job run` keeps beside a job for `--resume`: what each slice takes from the caller, not from the job. */
+const RESUME_SETTINGS = ['allowPrivate', 'allowHost', 'resolve', 'store'] as const;
+
+/** The job's own settings: stored with it when it is created, so they are kept on a resume and cannot change there. */
+const JOB_SETTINGS = ['timeout', 'concurrency', 'maxDepth', 'maxUrls', 'userAgent', 'header', 'cookie', 'proxy', 'rate', 'retries', 'include', 'exclude', 'pathPrefix', 'locale', 'since', 'requireLastmod', 'scope'] as const;
+
+/** The job keeps these itself: not written to disk again (a cookie or a token header is a secret). */
+const JOB_SECRETS = new Set<string>(['header', 'cookie', 'proxy']);
+
+/** The flags this run goes with: as given, or (a resume) the run's stored ones overridden by those given again. */
+async function effectiveFlags(given: JobRunFlags, io: Io): Promise<JobRunFlags> {
+  if (given.resume === undefined) return given;
+  const stored = await loadRunSettings(given.resume);
+  const { flags, notes } = resumeFlags(given, stored, RESUME_SETTINGS, given.resume);
+  if (!given.quiet) for (const note of [...notes, ...fixedOnResume(given, stored, JOB_SETTINGS, `job ${given.resume}`)]) io.stderr.write(`${note}\n`);
+  return flags;
+}
+
+/** `continue with --resume ID` and what the environment must still say (REDIS_URL...), never a secret. */
+function resumeHint(jobId: string, flags: JobRunFlags, store: JobStore): string {
+  const fromEnv = flags.store === undefined && store.kind !== 'memory' ? ` (with ${store.kind === 'redis' ? 'REDIS_URL' : 'UPSTASH_REDIS_REST_URL/TOKEN'} set as now)` : '';
+  return `continue with --resume ${jobId}${fromEnv}`;
 }
 
 /** `crawler-factory job run <rootUrl>` (or `--resume <jobId>`): a resumable job to completion, over any store. */
-export async function jobRunCommand([raw]: Array<string | undefined>, flags: JobRunFlags, io: Io): Promise<number> {
-  const budgetMs = intFlag('budget', flags.budget, MIN_BUDGET_MS, 900_000) ?? 10_000;
-  if (flags.resume !== undefined && raw !== undefined) throw new UsageError('give either <rootUrl> or --resume <jobId>, not both');
-  if (flags.resume === undefined && raw === undefined) throw new UsageError('expected a <rootUrl> or --resume <jobId>');
-  if (flags.resume !== undefined) assertJobId(flags.resume);
-  if (flags.retryStalled && flags.resume === undefined) throw new UsageError('--retry-stalled needs --resume <jobId>');
+export async function jobRunCommand([raw]: Array<string | undefined>, given: JobRunFlags, io: Io): Promise<number> {
+  const budgetMs = intFlag('budget', given.budget, MIN_BUDGET_MS, 900_000) ?? 10_000;
+  if (given.resume !== undefined && raw !== undefined) throw new UsageError('give either <rootUrl> or --resume <jobId>, not both');
+  if (given.resume === undefined && raw === undefined) throw new UsageError('expected a <rootUrl> or --resume <jobId>');
+  if (given.resume !== undefined) assertJobId(given.resume);
+  if (given.retryStalled && given.resume === undefined) throw new UsageError('--retry-stalled needs --resume <jobId>');
+  const flags = await effectiveFlags(given, io);
   const options = walkOptionsFrom(flags, io.env);
   const store = await openStore(flags.store, io.env);
   const signals = stopOnSignals();
@@ -103,13 +121,15 @@ export async function jobRunCommand([raw]: Array<string | undefined>, flags: Job
     if (store.kind === 'memory') io.stderr.write(`${MEMORY_STORE_WARNING}\n`);
     const previous = flags.previous === undefined ? {} : { previousJobId: assertJobId(flags.previous) };
     const jobId = flags.resume ?? (await createJob(store, { rootUrl: resolveInput(raw ?? '', io, flags.quiet).url, options, ...previous })).jobId;
+    if (flags.resume === undefined && store.kind !== 'memory') await saveRunSettings({ command: 'job run', id: jobId, flags: pickFlags(flags, [...RESUME_SETTINGS, ...JOB_SETTINGS.filter((key) => !JOB_SECRETS.has(key))]) });
     if (!flags.quiet) io.stderr.write(`job ${jobId} on the ${store.kind} store\n`);
     if (flags.retryStalled) await retryStalledJob(store, jobId);
     const progress = (flags.progress || io.stderrIsTTY) && !flags.quiet;
     // The network flags of this run apply to every slice, a resumed job's included (jobs never store a policy).
     const status = await runToEnd(store, jobId, { budgetMs, progress, io, signal: signals.signal, net: options.net ?? {} });
     if (progress) io.stderr.write(`${progressLine(status)}\n`);
-    if (signals.signal.aborted && !flags.quiet) io.stderr.write(`stopped: progress committed; continue with --resume ${jobId}\n`);
+    if (signals.signal.aborted && !flags.quiet) io.stderr.write(`stopped: progress committed; ${resumeHint(jobId, flags, store)}\n`);
+    if (status.state !== 'running') await forgetRunSettings(jobId);
     if (status.stalled !== null) io.stderr.write(stalledLine(status.stalled, jobId));
     if (flags.urls) await printShards(store, status, io);
     else io.stdout.write(`${JSON.stringify(status, null, 2)}\n`);

@@ -6,6 +6,7 @@ import { checkListenAddress } from '../../lib/http/listen-policy.js';
 import { accessLog, startLocalApiServer } from '../../lib/http/local-server.js';
 import { resetServiceStore } from '../../lib/http/service.js';
 import { sendLogsTo, setLogLevel } from '../../lib/utils/logger.js';
+import { dbTarget, describeDb } from '../db-target.js';
 import { UsageError, type Io } from '../io.js';
 import { intFlag, netPolicyFrom } from '../options.js';
 
@@ -17,6 +18,7 @@ export interface ServeFlags {
   allowPrivate?: boolean;
   allowHost?: string[];
   resolve?: string[];
+  db?: string;
   verbose?: boolean;
 }
 
@@ -33,6 +35,17 @@ function exportNetworkFlags(flags: ServeFlags, env: NodeJS.ProcessEnv): void {
 }
 
 /**
+ * The handlers read the inventory's place from the environment: `--db postgres://...` is DATABASE_URL, `--db DIR`
+ * is FACTORY_DB_DIR (still the default when --db is absent). Returns where the inventory is, for stderr.
+ */
+function exportDbFlag(flags: ServeFlags, env: NodeJS.ProcessEnv): string {
+  const target = dbTarget(flags.db, env);
+  if (target.kind === 'postgres') env.DATABASE_URL = target.url;
+  else env.FACTORY_DB_DIR = target.dir;
+  return describeDb(target);
+}
+
+/**
  * `crawler-factory serve [--port N] [--host H]`: the api/ handlers and the ops console on a local HTTP server.
  * It advances the syncs it starts in the background. SIGINT/SIGTERM abort running slices (they commit what they read and release their leases), then exit 0.
  */
@@ -42,6 +55,7 @@ export async function serveCommand(_args: string[], flags: ServeFlags, io: Io): 
   const { refusal } = checkListenAddress({ host: flags.host, hasToken: Boolean(io.env.FACTORY_API_TOKEN), insecure: flags.insecure === true });
   if (refusal !== null) throw new UsageError(refusal);
   exportNetworkFlags(flags, io.env);
+  const inventory = exportDbFlag(flags, io.env);
   const warning = inMemoryStoreWarning(factoryConfig(io.env));
   if (warning !== null) io.stderr.write(`warning: ${warning}\n`);
   // A long-lived server advances the syncs it starts by itself (on Vercel the console or an orchestrator does).
@@ -59,7 +73,7 @@ export async function serveCommand(_args: string[], flags: ServeFlags, io: Io): 
     throw error;
   });
   if (resumed.length > 0) io.stderr.write(`resumed ${resumed.length} running sync(s): ${resumed.join(', ')}\n`);
-  io.stderr.write(`serving ${server.routes.join(', ')} on ${server.origin}\nops console: ${server.origin}/\n`);
+  io.stderr.write(`serving ${server.routes.join(', ')} on ${server.origin}\nops console: ${server.origin}/\ninventory: ${inventory} (this process holds it from its first use until it stops)\n`);
   await new Promise<void>((stop) => {
     process.once('SIGINT', stop);
     process.once('SIGTERM', stop);

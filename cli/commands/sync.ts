@@ -1,12 +1,15 @@
 import { UsageError, type Io } from '../io.js';
+import { dbTarget, describeDb, redactedUrl, type DbTarget } from '../db-target.js';
 import { intFlag, netPolicyFrom, type CommonFlags } from '../options.js';
+import { forgetRunSettings, loadRunSettings, pickFlags, resumeFlags, saveRunSettings } from '../run-settings.js';
+import { stopOnSignals } from '../stop-signals.js';
 import { MIN_BUDGET_MS } from './estimate.js';
-import { databaseUrlFrom } from '../../lib/inventory/db-errors.js';
-import { openInventoryDb, DEFAULT_DB_DIR } from '../../lib/inventory/open-db.js';
+import { DEFAULT_DB_DIR, openInventoryDb } from '../../lib/inventory/open-db.js';
 import type { Sync } from '../../lib/inventory/schemas.js';
 import { ensureSite } from '../../lib/inventory/sites.js';
-import { advanceSync, startSync, type SyncRuntime } from '../../lib/inventory/sync-driver.js';
+import { advanceSync, startSync, stopSync, type SyncRuntime } from '../../lib/inventory/sync-driver.js';
 import { assertSyncId, getSync, getSyncDetail } from '../../lib/inventory/syncs.js';
+import type { JobStore } from '../../lib/store/job-store.js';
 import { openJobStore } from '../../lib/store/open-job-store.js';
 
 /** The flags of `sync`. */
@@ -16,6 +19,18 @@ export interface SyncFlags extends CommonFlags {
   resume?: string;
   budget?: string;
   full?: boolean;
+}
+
+/** What a sync keeps beside it for `--resume` (the rest of its options are the site's, in the inventory). */
+const SYNC_SETTINGS = ['allowPrivate', 'allowHost', 'resolve', 'full', 'db'] as const;
+
+/** Fetch flags `sync` takes (as every fetching command) but does not use: a sync runs with its site's options. */
+const UNUSED_FLAGS = ['timeout', 'concurrency', 'maxDepth', 'maxUrls', 'userAgent', 'header', 'cookie', 'proxy', 'rate', 'retries'] as const;
+
+/** Says which given flags a sync ignores, rather than ignoring them silently. */
+function unusedFlagsNote(values: SyncFlags): string | null {
+  const given = Object.keys(pickFlags(values, UNUSED_FLAGS)).map((key) => `--${key.replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`)}`);
+  return given.length === 0 ? null : `note: ${given.join(', ')} not used: a sync runs with its site's options (set when the site is added, e.g. from the console)\n`;
 }
 
 /** `sync 3/9 sitemaps · 12,000 urls · 12/12 shards · 40 new · 3 changed · running` on stderr. */
@@ -28,49 +43,97 @@ function drawProgress(sync: Sync, stderr: Io['stderr'], final = false): void {
   stderr.write(`\r\x1b[2K${line}${final ? '\n' : ''}`);
 }
 
-async function runToEnd(runtime: SyncRuntime, syncId: string, options: { budgetMs: number; progress: boolean; io: Io }): Promise<Sync> {
+/** Advances the sync until it ends or a signal stops it (the slice then commits what it read and releases its leases). */
+async function runToEnd(runtime: SyncRuntime, syncId: string, how: { budgetMs: number; progress: boolean; io: Io; signal: AbortSignal }): Promise<Sync> {
   let sync = await getSync(runtime.db, syncId);
-  while (sync.state === 'running') {
-    sync = await advanceSync(runtime, syncId, { budgetMs: options.budgetMs, workerId: 'cli' });
-    if (options.progress) drawProgress(sync, options.io.stderr);
+  while (sync.state === 'running' && !how.signal.aborted) {
+    sync = await advanceSync(runtime, syncId, { budgetMs: how.budgetMs, workerId: 'cli', signal: how.signal });
+    if (how.progress) drawProgress(sync, how.io.stderr);
   }
-  if (options.progress) drawProgress(sync, options.io.stderr, true);
+  if (how.progress) drawProgress(sync, how.io.stderr, true);
   return sync;
 }
 
 /** Starts the sync of `<rootUrl>` (adding the site if new) or picks up `--resume <syncId>`. */
-async function syncToRun(runtime: SyncRuntime, values: { site?: string; resume?: string; full?: boolean }, positionals: string[]): Promise<string> {
-  if (values.resume !== undefined) {
-    if (positionals.length > 0) throw new UsageError('give either <rootUrl> or --resume <syncId>, not both');
-    return assertSyncId(values.resume);
-  }
-  const [rootUrl] = positionals;
+async function syncToRun(runtime: SyncRuntime, values: SyncFlags, rootUrl: string | undefined): Promise<string> {
+  if (values.resume !== undefined) return values.resume;
   if (rootUrl === undefined) throw new UsageError('expected a <rootUrl> or --resume <syncId>');
   const site = await ensureSite(runtime.db, { rootUrl, ...(values.site === undefined ? {} : { siteId: values.site }) }, runtime.net);
   return (await startSync(runtime, site.siteId, { full: values.full === true })).syncId;
 }
 
+/** The command that continues this sync, and what the environment must still say (never a password). */
+function resumeHint(syncId: string, target: DbTarget, store: JobStore): string {
+  const db = target.kind === 'pglite' ? (target.dir === DEFAULT_DB_DIR ? '' : ` --db ${target.dir}`) : target.from === '--db' ? ` --db ${redactedUrl(target.url)}` : '';
+  const env = [target.kind === 'postgres' && target.from === 'DATABASE_URL' ? 'DATABASE_URL' : null, store.kind === 'redis' ? 'REDIS_URL' : store.kind === 'upstash' ? 'UPSTASH_REDIS_REST_URL/TOKEN' : null].filter(Boolean);
+  return `crawler-factory sync --resume ${syncId}${db}${env.length > 0 ? ` (with ${env.join(' and ')} set as now)` : ''}`;
+}
+
+/** The flags this run goes with: as given, or (a resume) the run's stored ones overridden by those given again. */
+async function effectiveFlags(given: SyncFlags, io: Io): Promise<SyncFlags> {
+  if (given.resume === undefined) return given;
+  const { flags, notes } = resumeFlags(given, await loadRunSettings(given.resume), SYNC_SETTINGS, given.resume);
+  if (given.quiet !== true) for (const note of notes) io.stderr.write(`${note}\n`);
+  return flags;
+}
+
 /**
- * `crawler-factory sync <rootUrl> [--site ID] [--db DIR] [--resume SYNC_ID]`: a sync of a site into the inventory
- * (DATABASE_URL, else PGlite in --db DIR), run to its end with progress; the final sync row as JSON on stdout.
+ * `crawler-factory sync <rootUrl> [--site ID] [--db DIR|URL] [--resume SYNC_ID]`: a sync of a site into the inventory
+ * (Postgres from --db postgres://... or DATABASE_URL, else PGlite in --db DIR), run to its end with progress; the
+ * final sync row as JSON on stdout. SIGINT/SIGTERM stop it resumably: what was read is committed, the resume command
+ * is printed, exit 0.
  */
-export async function syncCommand(positionals: string[], values: SyncFlags, io: Io): Promise<number> {
-  const budgetMs = intFlag('budget', values.budget, MIN_BUDGET_MS, 900_000) ?? 10_000;
+export async function syncCommand(positionals: string[], given: SyncFlags, io: Io): Promise<number> {
+  const budgetMs = intFlag('budget', given.budget, MIN_BUDGET_MS, 900_000) ?? 10_000;
+  const [rootUrl] = positionals;
+  if (given.resume !== undefined && rootUrl !== undefined) throw new UsageError('give either <rootUrl> or --resume <syncId>, not both');
+  if (given.resume !== undefined) assertSyncId(given.resume);
+  const values = await effectiveFlags(given, io);
+  const unused = unusedFlagsNote(values);
+  if (unused !== null && values.quiet !== true) io.stderr.write(unused);
   const net = netPolicyFrom(values);
-  const db = await openInventoryDb({ databaseUrl: databaseUrlFrom(io.env), dataDir: values.db ?? DEFAULT_DB_DIR });
-  const store = await openJobStore(io.env);
+  const target = dbTarget(values.db, io.env);
+  const signals = stopOnSignals();
   try {
-    const runtime = { db, store, net };
-    const syncId = await syncToRun(runtime, values, positionals);
-    const where = db.kind === 'postgres' ? 'Postgres (DATABASE_URL)' : `PGlite in ${values.db ?? DEFAULT_DB_DIR}`;
-    const resumable = store.kind === 'memory' ? 'the memory job store: resumable only within this process (set REDIS_URL to resume later)' : `the ${store.kind} job store: resume with --resume ${syncId}`;
-    if (values.quiet !== true) io.stderr.write(`sync ${syncId} into ${where}, on ${resumable}\n`);
-    const progress = (values.progress === true || io.stderrIsTTY) && values.quiet !== true;
-    const sync = await runToEnd(runtime, syncId, { budgetMs, progress, io });
-    io.stdout.write(`${JSON.stringify(await getSyncDetail(db, sync.syncId), null, 2)}\n`);
-    return sync.state === 'done' ? 0 : 1;
+    const db = await openInventoryDb(target.kind === 'postgres' ? { databaseUrl: target.url } : { databaseUrl: null, dataDir: target.dir });
+    try {
+      const store = await openJobStore(io.env);
+      try {
+        return await syncWith({ db, store, net }, { values, rootUrl, target, budgetMs, io, signal: signals.signal });
+      } finally {
+        await store.close();
+      }
+    } finally {
+      await db.close();
+    }
   } finally {
-    await store.close();
-    await db.close();
+    signals.dispose();
   }
+}
+
+async function syncWith(runtime: SyncRuntime, run: { values: SyncFlags; rootUrl: string | undefined; target: DbTarget; budgetMs: number; io: Io; signal: AbortSignal }): Promise<number> {
+  const { values, io, store } = { ...run, store: runtime.store };
+  if (run.signal.aborted && values.resume === undefined) {
+    // Stopped while the inventory was opening: nothing was started, so nothing needs resuming.
+    io.stderr.write('stopped before the sync started: nothing was written\n');
+    return 130;
+  }
+  const syncId = await syncToRun(runtime, values, run.rootUrl);
+  if (values.resume === undefined) await saveRunSettings({ command: 'sync', id: syncId, flags: pickFlags(values, SYNC_SETTINGS) });
+  const resumable = store.kind === 'memory' ? 'the memory job store: resumable only within this process (set REDIS_URL to resume later)' : `the ${store.kind} job store: resume with --resume ${syncId}`;
+  if (values.quiet !== true) io.stderr.write(`sync ${syncId} into ${describeDb(run.target)}, on ${resumable}\n`);
+  const progress = (values.progress === true || io.stderrIsTTY) && values.quiet !== true;
+  let sync = await runToEnd(runtime, syncId, { budgetMs: run.budgetMs, progress, io, signal: run.signal });
+  // Still running here means a signal stopped it: a resumable stop, exit 0 (as `job run`).
+  const interrupted = sync.state === 'running';
+  if (interrupted && store.kind === 'memory') {
+    // The job dies with this process: a sync left `running` would only block the site's next sync.
+    sync = await stopSync(runtime, syncId);
+    io.stderr.write(`stopped: sync ${syncId} ended stopped (the memory job store cannot resume it; set REDIS_URL to make syncs resumable)\n`);
+  } else if (interrupted) {
+    io.stderr.write(`stopped: progress committed and leases released; continue with: ${resumeHint(syncId, run.target, store)}\n`);
+  }
+  if (sync.state !== 'running') await forgetRunSettings(syncId);
+  io.stdout.write(`${JSON.stringify(await getSyncDetail(runtime.db, sync.syncId), null, 2)}\n`);
+  return sync.state === 'done' || interrupted ? 0 : 1;
 }

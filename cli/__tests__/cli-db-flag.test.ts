@@ -1,0 +1,61 @@
+// `--db postgres://...` on serve and sync is a connection string (as DATABASE_URL), never a folder named `postgres:`.
+import { existsSync } from 'node:fs';
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startDemoSite, type DemoSite } from '../../lib/demo/demo-site.js';
+import { TEST_DATABASE_URL } from '../../lib/inventory/__tests__/inventory-fixtures.js';
+import { runCliIn, startCli } from './cli-process.js';
+
+describe('--db postgres://...', () => {
+  const schema = `cli_dbflag_${process.pid}_${Math.random().toString(36).slice(2, 8)}`;
+  const url = `${TEST_DATABASE_URL}?options=${encodeURIComponent(`-c search_path=${schema}`)}`;
+  const admin = new pg.Client({ connectionString: TEST_DATABASE_URL });
+  // Neither variable: the flag alone must name the database.
+  const env = { DATABASE_URL: '', REDIS_URL: '', FACTORY_API_TOKEN: '' };
+  let demo: DemoSite;
+  let cwd: string;
+
+  beforeAll(async () => {
+    demo = await startDemoSite();
+    await admin.connect();
+    await admin.query(`CREATE SCHEMA ${schema}`);
+    cwd = await mkdtemp(join(tmpdir(), 'cli-db-flag-'));
+  });
+  afterAll(async () => {
+    await demo?.close();
+    await admin.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+    await admin.end();
+    await rm(cwd, { recursive: true, force: true });
+  });
+
+  it('sync writes into Postgres, and serve reads the same inventory from it', { timeout: 120_000 }, async () => {
+    const sync = await runCliIn(['sync', demo.rootUrl, '--site', 'demo', '--allow-private', '--db', url, '--timeout', '9000'], { env, cwd });
+    expect(sync.code, sync.stderr).toBe(0);
+    // The fetch flags a sync does not use are named, not dropped silently.
+    expect(sync.stderr).toContain("note: --timeout not used: a sync runs with its site's options");
+    expect(sync.stderr).toContain('into Postgres (postgres://');
+    const rows = await admin.query(`SELECT count(*)::int AS n FROM ${schema}.urls WHERE site_id = 'demo'`);
+    expect(rows.rows[0]).toEqual({ n: demo.expectation.all.pageUrls });
+
+    const serve = startCli(['serve', '--port', '0', '--db', url], { env, cwd });
+    try {
+      const [, origin] = (await serve.waitForStderr(/on (http:\/\/127\.0\.0\.1:\d+)/)) as RegExpMatchArray;
+      expect(serve.stderr()).toContain('inventory: Postgres (postgres://');
+      const response = await fetch(`${origin}/api/factory/sites`);
+      expect(response.status).toBe(200);
+      const body = JSON.stringify(await response.json());
+      expect(body).toContain('"siteId":"demo"');
+      expect(body).toContain(`"urlCount":${demo.expectation.all.pageUrls}`);
+    } finally {
+      serve.child.kill('SIGTERM');
+      expect((await serve.exited).code).toBe(0);
+    }
+    // Nothing on disk: no `postgres:` folder, no PGlite default folder.
+    expect(existsSync(join(cwd, 'postgres:'))).toBe(false);
+    expect(existsSync(join(cwd, '.crawler-factory', 'db'))).toBe(false);
+    expect((await readdir(cwd)).filter((name) => name !== '.crawler-factory')).toEqual([]);
+  });
+});

@@ -1,0 +1,36 @@
+import { databaseUrlFrom } from '../lib/inventory/db-errors.js';
+import { DEFAULT_DB_DIR } from '../lib/inventory/open-db.js';
+
+/** Where the inventory lives: Postgres (a connection string, from `--db` or DATABASE_URL) or a PGlite folder. */
+export type DbTarget = { kind: 'postgres'; url: string; from: '--db' | 'DATABASE_URL' } | { kind: 'pglite'; dir: string };
+
+/** A `--db` value that is a Postgres connection string, never a folder named `postgres:`. */
+const POSTGRES_URL = /^postgres(?:ql)?:\/\//i;
+
+/**
+ * The inventory `--db` names: a postgres:// (or postgresql://) URL is Postgres; else DATABASE_URL wins (as documented
+ * since `sync` first took --db); else the folder given, FACTORY_DB_DIR, or `.crawler-factory/db`.
+ */
+export function dbTarget(flag: string | undefined, env: NodeJS.ProcessEnv): DbTarget {
+  if (flag !== undefined && POSTGRES_URL.test(flag)) return { kind: 'postgres', url: flag, from: '--db' };
+  const fromEnv = databaseUrlFrom(env);
+  if (fromEnv !== null) return { kind: 'postgres', url: fromEnv, from: 'DATABASE_URL' };
+  return { kind: 'pglite', dir: flag ?? (env.FACTORY_DB_DIR || DEFAULT_DB_DIR) };
+}
+
+/** A connection string fit to print: its password hidden. */
+export function redactedUrl(url: string): string {
+  try {
+    const parsed = new URL(url);
+    if (parsed.password !== '') parsed.password = '***';
+    return parsed.href;
+  } catch {
+    return 'postgres://…';
+  }
+}
+
+/** Where the inventory is, for stderr: `Postgres (DATABASE_URL)`, `Postgres (postgres://host/db)`, `PGlite in DIR`. */
+export function describeDb(target: DbTarget): string {
+  if (target.kind === 'pglite') return `PGlite in ${target.dir}`;
+  return target.from === 'DATABASE_URL' ? 'Postgres (DATABASE_URL)' : `Postgres (${redactedUrl(target.url)})`;
+}

@@ -1,0 +1,155 @@
+import { closeSync, openSync, readFileSync, statSync, unlinkSync, writeSync } from 'node:fs';
+import { hostname } from 'node:os';
+import { join, resolve } from 'node:path';
+import { z } from 'zod';
+import { RequestError } from '../factory/errors.js';
+
+/**
+ * One writer per embedded database. PGlite has no lock of its own: two processes on one folder both "work" and the
+ * folder ends corrupt (every later open fails with `Aborted()`). So an opener first creates this file with O_EXCL,
+ * as Postgres does with `postmaster.pid`, and a second opener is refused naming the holder.
+ */
+export const LOCK_FILE_NAME = 'crawler-factory.lock';
+
+/** What the lock file says about its holder. */
+const LockOwnerSchema = z.object({
+  pid: z.number().int().positive(),
+  hostname: z.string(),
+  startedAt: z.string(),
+  /** Random per acquisition: release removes the file only while it is still this holder's. */
+  token: z.string(),
+});
+export type LockOwner = z.infer<typeof LockOwnerSchema>;
+
+/**
+ * A lock file that cannot be read yet may be one being written right now by its creator (create, then write):
+ * it is taken for a live holder until it has been this old.
+ */
+const UNREADABLE_GRACE_MS = 5_000;
+
+/** A held lock: `release()` removes the file (idempotent); a process exit without it is also covered. */
+export interface DbLock {
+  readonly path: string;
+  readonly owner: LockOwner;
+  release(): void;
+}
+
+/** Lock files this process holds: a file naming our pid that is not here is a previous process's. */
+const heldHere = new Set<string>();
+
+/** True when `pid` names a live process on this host (EPERM: alive, owned by another user). */
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+function readOwner(path: string): LockOwner | null {
+  try {
+    const parsed = LockOwnerSchema.safeParse(JSON.parse(readFileSync(path, 'utf8')));
+    return parsed.success ? parsed.data : null;
+  } catch {
+    return null;
+  }
+}
+
+/** The refusal a second opener gets: who holds the folder and the ways out. */
+function heldBy(dataDir: string, owner: LockOwner | null): RequestError {
+  const who = owner ? `process ${owner.pid} on ${owner.hostname} (since ${owner.startedAt})` : 'another process';
+  return new RequestError(
+    'conflict',
+    `the inventory database in ${dataDir} is in use by ${who}: one process writes a PGlite folder at a time; ` +
+      'stop that process, or use another folder (--db OTHER_DIR), or Postgres (DATABASE_URL=postgres://...)',
+  );
+}
+
+/**
+ * Whether the file at `path` (inode `ino`) is left over by a holder that is gone: a dead pid on this host, or a file
+ * still unreadable after the grace period. A holder on another host (a shared folder) is never judged from here.
+ */
+function isStale(path: string, owner: LockOwner | null): boolean {
+  if (owner === null) {
+    try {
+      return Date.now() - statSync(path).mtimeMs > UNREADABLE_GRACE_MS;
+    } catch {
+      return true;
+    }
+  }
+  if (owner.hostname !== hostname()) return false;
+  // Our own pid: held by this process only if it took it (a container restarts its CLI with the same small pid).
+  if (owner.pid === process.pid) return !heldHere.has(path);
+  return !isAlive(owner.pid);
+}
+
+function inode(path: string): number | null {
+  try {
+    return statSync(path).ino;
+  } catch {
+    return null;
+  }
+}
+
+/** Creates the lock file with O_EXCL; false when it exists already. */
+function tryCreate(path: string, owner: LockOwner): boolean {
+  let fd: number;
+  try {
+    fd = openSync(path, 'wx', 0o600);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false;
+    throw error;
+  }
+  try {
+    writeSync(fd, `${JSON.stringify(owner)}\n`);
+  } finally {
+    closeSync(fd);
+  }
+  return true;
+}
+
+/**
+ * Takes the lock of the PGlite folder `dataDir` (which must exist), or throws a `conflict` naming the holder. A lock
+ * left by a dead process on this host is taken over: the stale file is removed only if it is still the one judged
+ * stale (same inode), so two openers taking over at once cannot both win.
+ */
+export function acquireDbLock(dataDir: string): DbLock {
+  const path = join(resolve(dataDir), LOCK_FILE_NAME);
+  const owner: LockOwner = { pid: process.pid, hostname: hostname(), startedAt: new Date().toISOString(), token: Math.random().toString(36).slice(2) };
+  for (let attempt = 0; attempt < 3; attempt += 1) {
+    if (tryCreate(path, owner)) return heldLock(path, owner);
+    const seen = inode(path);
+    const holder = readOwner(path);
+    if (!isStale(path, holder)) throw heldBy(dataDir, holder);
+    if (seen !== null && inode(path) === seen) {
+      try {
+        unlinkSync(path);
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+      }
+    }
+  }
+  throw heldBy(dataDir, readOwner(path));
+}
+
+function heldLock(path: string, owner: LockOwner): DbLock {
+  let held = true;
+  heldHere.add(path);
+  const release = () => {
+    if (!held) return;
+    held = false;
+    heldHere.delete(path);
+    process.off('exit', release);
+    // Another process may have judged this lock stale (this one was frozen): never remove a successor's file.
+    if (readOwner(path)?.token !== owner.token) return;
+    try {
+      unlinkSync(path);
+    } catch {
+      // Gone already: nothing to release.
+    }
+  };
+  // A normal exit (or process.exit) without close still lets go; a kill -9 leaves a stale lock, taken over later.
+  process.on('exit', release);
+  return { path, owner, release };
+}
