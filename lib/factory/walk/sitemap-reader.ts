@@ -6,6 +6,7 @@ import { sitemapRequestOptions } from '../fetch/request-options.js';
 import type { ParsedUrl, ReportedError, SitemapFormat, SitemapRef, SitemapValidator } from '../types.js';
 import { fetchPlan, validatorToKeep } from './walk-policy.js';
 import { createLogger } from '../../utils/logger.js';
+import { printableUrl } from '../url/site-url.js';
 
 const log = createLogger('factory:sitemap-reader');
 
@@ -232,7 +233,7 @@ function withContext(error: unknown, ref: SitemapRef): FactoryError {
   // The fetch layer, the parser and the limits throw FactoryErrors: anything else is a bug, never a network failure.
   const base = toFactoryError(error, 'internal', { url: ref.url });
   // The sitemap's own URL names the failure: a connect error only knows the origin, a redirect its last hop.
-  const where = base.url && base.url !== ref.url ? ` (at ${base.url})` : '';
+  const where = base.url && base.url !== ref.url ? ` (at ${printableUrl(base.url)})` : '';
   const wrapped = new FactoryError(base.kind, `${base.message}${where}`, {
     ...base.context,
     url: ref.url,
