@@ -60,6 +60,7 @@ export interface SitemapReadSummary {
   entries: number;
   /** Items produced, `skip` included: the offset a finished sitemap ends at. */
   items: number;
+  /** Children listed, counted up to maxChildrenPerIndex + 1: past the cap the index is not read on. */
   children: number;
   dropped: number;
   /** `<lastmod>` values that were not W3C datetimes (read as null). */
@@ -173,9 +174,10 @@ class ReadCursor<T> {
     this.children += 1;
     const depth = this.ref.depth + 1;
     if (this.children > this.options.maxChildrenPerIndex) {
-      if (this.children === this.options.maxChildrenPerIndex + 1) {
-        this.problem('too_many_children', `more than ${this.options.maxChildrenPerIndex} child sitemaps: the rest skipped`);
-      }
+      // The index is cut here, as a urlset at its URL cap: an index of a million children is neither parsed to its
+      // end nor read up to the byte cap (which would turn the limit into a too_large failure of the whole index).
+      this.full = true;
+      this.problem('too_many_children', `more than ${this.options.maxChildrenPerIndex} child sitemaps: the rest not read`);
       return;
     }
     if (depth > this.options.maxDepth) {
