@@ -18,7 +18,6 @@ import { startWideIndexSite } from '../lib/demo/wide-index-site.js';
 import { connectRedisJobStore } from '../lib/store/open-job-store.js';
 import { WIDE_INDEX_GOALS } from './harness/wide-index.js';
 
-
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const BIN = join(root, 'dist', 'cli', 'bin.js');
 
