@@ -9,6 +9,7 @@ import { manySitemapsMarkdown, runManySitemaps } from './harness/many-sitemaps.j
 import { runScenario, type ScenarioReport } from './harness/measure.js';
 import { computeRatios, evaluateTargets, machine, markdown } from './harness/report.js';
 import { resyncMarkdown, runResyncBench, type ResyncReport } from './resync/run.js';
+import { runWideIndex, wideIndexMarkdown } from './harness/wide-index.js';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const config = readConfig(process.argv.slice(2));
@@ -26,15 +27,17 @@ for (const scenario of config.scenarios) scenarios.push(await runScenario(root, 
 
 const manySitemaps = config.manySitemaps === null ? [] : await runManySitemaps(root, config.manySitemaps);
 const resync: ResyncReport | null = config.resync === null ? null : await runResyncBench(root, config.resync);
+const wideIndex = config.wideIndex === null ? [] : await runWideIndex(root, config.wideIndex);
 
 const ratios = computeRatios(scenarios);
 const targets = evaluateTargets(scenarios, ratios);
 if (scenarios.length > 0) process.stdout.write(markdown(scenarios, ratios, targets));
 if (manySitemaps.length > 0) process.stdout.write(manySitemapsMarkdown(manySitemaps));
 if (resync !== null) process.stdout.write(resyncMarkdown(resync));
+if (wideIndex.length > 0) process.stdout.write(wideIndexMarkdown(wideIndex));
 // Only --save rewrites the tracked results; an ordinary run writes beside them in .tmp/ (git-ignored), or to --out.
 const saved = join(root, ...(config.save ? ['bench', 'results'] : ['.tmp', 'bench']), config.quick ? 'quick.json' : 'latest.json');
 const out = config.out === null ? saved : resolve(root, config.out);
 await mkdir(dirname(out), { recursive: true });
-await writeFile(out, `${JSON.stringify({ generatedAt: new Date().toISOString(), machine: machine(), config, scenarios, ratios, targets, manySitemaps, resync }, null, 2)}\n`);
+await writeFile(out, `${JSON.stringify({ generatedAt: new Date().toISOString(), machine: machine(), config, scenarios, ratios, targets, manySitemaps, resync, wideIndex }, null, 2)}\n`);
 process.stderr.write(`[bench] wrote ${out}\n`);

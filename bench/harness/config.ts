@@ -39,6 +39,8 @@ export interface BenchConfig {
   resync: ResyncShape | null;
   /** Children of the many-small-sitemaps index (walk and Redis job), or null when `--only` leaves it out. */
   manySitemaps: number | null;
+  /** Children of each wide index read by the built bin (`--only wide-index` only: it needs `npm run build`), or null. */
+  wideIndex: number[] | null;
 }
 
 /** The per-sitemap overhead run's name for `--only`. */
@@ -63,22 +65,25 @@ const RESYNC_QUICK: ResyncShape = { name: '100k', children: 100, perChild: 1_000
 
 /** `--only` besides the contenders: the re-sync measurement. */
 const RESYNC = 'resync';
+/** `--only wide-index`: indexes past maxChildrenPerIndex, read by the built bin (bench/wide-index.ts). */
+export const WIDE_INDEX = 'wide-index';
 
 /** What `--only` asks for: contenders, and the measurements that are not contenders. */
 interface Only {
   contenders: ContenderName[];
   manySitemaps: boolean;
   resync: boolean;
+  wideIndex: boolean;
 }
 
 function parseOnly(only: string | undefined): Only | null {
   if (!only) return null;
   const names = only.split(',').map((name) => name.trim());
-  const known: string[] = [...CONTENDERS, MANY_SITEMAPS, RESYNC];
+  const known: string[] = [...CONTENDERS, MANY_SITEMAPS, RESYNC, WIDE_INDEX];
   const unknown = names.filter((name) => !known.includes(name));
   if (unknown.length > 0) throw new Error(`unknown contender(s): ${unknown.join(', ')} (known: ${known.join(', ')})`);
   const contenders = names.filter((name): name is ContenderName => (CONTENDERS as readonly string[]).includes(name));
-  return { contenders, manySitemaps: names.includes(MANY_SITEMAPS), resync: names.includes(RESYNC) };
+  return { contenders, manySitemaps: names.includes(MANY_SITEMAPS), resync: names.includes(RESYNC), wideIndex: names.includes(WIDE_INDEX) };
 }
 
 // `--trees 1M[,5M]`: only these trees (by name); null is every tree of the mode.
@@ -91,7 +96,7 @@ function parseTrees(trees: string | undefined, scenarios: Scenario[]): Set<strin
 }
 
 /**
- * Reads `--quick`, `--only engine[,crawlee][,many-sitemaps][,resync]`, `--trees 1M[,5M]`, `--wire mixed|plain|gzip`,
+ * Reads `--quick`, `--only engine[,crawlee][,many-sitemaps][,resync][,wide-index]`, `--trees 1M[,5M]`, `--wire mixed|plain|gzip`,
  * `--runs N` and `--out FILE` (default .tmp/bench/) and `--save` (rewrites bench/results/).
  */
 export function readConfig(argv: string[]): BenchConfig {
@@ -109,5 +114,7 @@ export function readConfig(argv: string[]): BenchConfig {
     .filter((s) => s.contenders.length > 0);
   const manySitemaps = only === null || only.manySitemaps ? (quick ? 10_000 : 50_000) : null;
   const resync = only === null || only.resync ? (quick ? RESYNC_QUICK : RESYNC_FULL) : null;
-  return { quick, save: values.save ?? false, scenarios, timeoutMs: 5 * 60_000, out: values.out ?? null, manySitemaps, resync };
+  // Only when named: it measures the built bin, which an ordinary bench run does not build.
+  const wideIndex = only?.wideIndex === true ? (quick ? [60_000] : [60_000, 1_000_000]) : null;
+  return { quick, save: values.save ?? false, scenarios, timeoutMs: 5 * 60_000, out: values.out ?? null, manySitemaps, resync, wideIndex };
 }

@@ -6,6 +6,7 @@ import { assertJobId } from '../../lib/store/job-id.js';
 import { MemoryJobStore } from '../../lib/store/memory-job-store.js';
 import { connectRedisJobStore, createUpstashJobStore, openJobStore } from '../../lib/store/open-job-store.js';
 import { resolveInput } from '../inputs.js';
+import { parseSiteUrl } from '../../lib/factory/url/site-url.js';
 import { UsageError, type Io } from '../io.js';
 import { intFlag, walkOptionsFrom, type CommonFlags } from '../options.js';
 import { LineWriter } from '../output.js';
@@ -106,6 +107,13 @@ function resumeHint(jobId: string, flags: JobRunFlags, store: JobStore): string 
   return `continue with --resume ${jobId}${fromEnv}`;
 }
 
+// Refused as an argument (exit 2) before the job exists: no host written, or a single-label name not opened.
+function checkedRoot(raw: string, net: NetPolicyInput, io: Io, quiet: boolean | undefined): string {
+  const url = resolveInput(raw, io, quiet).url;
+  parseSiteUrl(url, net);
+  return url;
+}
+
 /** `crawler-factory job run <rootUrl>` (or `--resume <jobId>`): a resumable job to completion, over any store. */
 export async function jobRunCommand([raw]: Array<string | undefined>, given: JobRunFlags, io: Io): Promise<number> {
   const budgetMs = intFlag('budget', given.budget, MIN_BUDGET_MS, 900_000) ?? 10_000;
@@ -115,12 +123,13 @@ export async function jobRunCommand([raw]: Array<string | undefined>, given: Job
   if (given.retryStalled && given.resume === undefined) throw new UsageError('--retry-stalled needs --resume <jobId>');
   const flags = await effectiveFlags(given, io);
   const options = walkOptionsFrom(flags, io.env);
+  const rootUrl = raw === undefined ? undefined : checkedRoot(raw, options.net ?? {}, io, flags.quiet);
   const store = await openStore(flags.store, io.env);
   const signals = stopOnSignals();
   try {
     if (store.kind === 'memory') io.stderr.write(`${MEMORY_STORE_WARNING}\n`);
     const previous = flags.previous === undefined ? {} : { previousJobId: assertJobId(flags.previous) };
-    const jobId = flags.resume ?? (await createJob(store, { rootUrl: resolveInput(raw ?? '', io, flags.quiet).url, options, ...previous })).jobId;
+    const jobId = flags.resume ?? (await createJob(store, { rootUrl: rootUrl ?? '', options, ...previous })).jobId;
     if (flags.resume === undefined && store.kind !== 'memory') await saveRunSettings({ command: 'job run', id: jobId, flags: pickFlags(flags, [...RESUME_SETTINGS, ...JOB_SETTINGS.filter((key) => !JOB_SECRETS.has(key))]) });
     if (!flags.quiet) io.stderr.write(`job ${jobId} on the ${store.kind} store\n`);
     if (flags.retryStalled) await retryStalledJob(store, jobId);

@@ -6,6 +6,7 @@ import { localeFromPath, localeOf, normaliseHreflang, pathPrefixOf } from './sco
 import { readSitemap, type ItemMapper, type ReadSitemapContext, type SitemapOpener } from './walk/sitemap-reader.js';
 import type { ParsedUrl, ShardEntry, SitemapEntry, SitemapRef, SitemapValidator, Validators, WalkState } from './types.js';
 import { UrlExpander } from './url/url-expander.js';
+import { parseSiteUrl } from './url/site-url.js';
 import { SitemapWalk, type WalkEvent, type WalkSetup } from './walk/walker.js';
 import { noSitemapError, whenAllRootsFail } from './walk/walk-policy.js';
 import { openSitemapIfModified } from './fetch/index.js';
@@ -156,7 +157,9 @@ export async function* walkEvents<T>(url: string, options: WalkCallOptions, mapp
   };
   if (options.state) return yield* new SitemapWalk<T>(limits, { state: options.state }, setup).events();
   if (options.readLocalFiles === true && url.startsWith('file:')) return yield* localFileWalk(url, limits, setup);
-  if (!isSiteRoot(url)) return yield* new SitemapWalk<T>(limits, { roots: [parseRootUrl(url).href] }, setup).events();
+  // Refused before any lookup: no host written, or a single-label name the user did not open (site-url.ts).
+  const checked = parseSiteUrl(url, limits.net);
+  if (!isSiteRoot(url)) return yield* new SitemapWalk<T>(limits, { roots: [checked.href] }, setup).events();
   const found = await discoveredRoots(url, limits, options.signal);
   for (const problem of found.problems) yield { type: 'error', ...problem };
   // Nothing to walk is a failure of the whole walk, as it is of a job: silence would read as "an empty site".

@@ -1,10 +1,11 @@
-import { FactoryError, isFactoryError } from '../errors.js';
+import { isFactoryError } from '../errors.js';
 import { assertUrlAllowed, probeUrl } from '../fetch/index.js';
 import type { WalkOptions } from '../limits.js';
 import { robotsRequestOptions } from '../fetch/request-options.js';
 import { fetchRobotsTxt, isPathAllowed, robotsOf, type RobotsResult, type RobotsRule } from './robots.js';
 import type { ReportedError } from '../types.js';
 import { tryIdentityKey } from '../url/url-identity.js';
+import { parseHttpUrl, parseSiteUrl } from '../url/site-url.js';
 import { createLogger } from '../../utils/logger.js';
 
 const log = createLogger('factory:discovery');
@@ -30,19 +31,8 @@ export interface Discovery {
   requests: number;
 }
 
-/** Parses and checks a site root given by a user: absolute http(s), no credentials needed. */
-export function parseRootUrl(rootUrl: string): URL {
-  let url: URL;
-  try {
-    url = new URL(rootUrl.trim());
-  } catch (cause) {
-    throw new FactoryError('invalid_url', `not an absolute URL: ${rootUrl}`, { url: rootUrl, cause });
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new FactoryError('invalid_url', `only http and https sites can be discovered, not ${url.protocol}`, { url: rootUrl });
-  }
-  return url;
-}
+/** Parses and checks a site root given by a user: absolute http(s) with a written host (`parseHttpUrl`). */
+export const parseRootUrl = parseHttpUrl;
 
 /** Candidate fallback URLs: under the root's own folder first (sub-path sites), then at the host root. */
 export function fallbackCandidates(root: URL): string[] {
@@ -100,7 +90,7 @@ async function probeFallbacks(
  * `signal` cancels it between and during requests (the caller's reason is thrown).
  */
 export async function discover(rootUrl: string, options: WalkOptions, signal?: AbortSignal): Promise<Discovery> {
-  const root = parseRootUrl(rootUrl);
+  const root = parseSiteUrl(rootUrl, options.net);
   assertUrlAllowed(root, options.net);
   const robots = await fetchRobotsTxt(root.href, options, signal);
   const problems: ReportedError[] = [];

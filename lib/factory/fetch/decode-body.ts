@@ -1,6 +1,7 @@
 import type { Transform } from 'node:stream';
 import { createBrotliDecompress, createGunzip, createInflate, createInflateRaw } from 'node:zlib';
 import { LimitError, ParseError } from '../errors.js';
+import { plainName } from '../parse/parse-error.js';
 import { createLogger } from '../../utils/logger.js';
 import { peekBytes, slices } from './byte-stream.js';
 import { drainReadable } from './drain-readable.js';
@@ -67,7 +68,7 @@ function toCoding(token: string, url: string): Coding {
   if (token === 'gzip' || token === 'x-gzip') return 'gzip';
   if (token === 'deflate' || token === 'br') return token;
   log.warn({ event: 'unsupported_encoding', url, encoding: token }, 'unsupported Content-Encoding');
-  throw new ParseError('unsupported_format', `Content-Encoding ${token} is not supported`, { url });
+  throw new ParseError('unsupported_format', `Content-Encoding ${plainName(token) ?? '(an unusual coding)'} is not supported`, { url });
 }
 
 // Gzip is trusted to the magic bytes only: a lying header or a `.gz` name with plain content both pass through.

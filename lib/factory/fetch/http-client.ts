@@ -1,5 +1,6 @@
 import type { Dispatcher } from 'undici';
 import { FetchError } from '../errors.js';
+import { printableUrl } from '../url/site-url.js';
 import { createLogger } from '../../utils/logger.js';
 import { agentFor, proxyAgentFor } from './agent.js';
 import { request as sendTo } from './undici-parts.js';
@@ -62,7 +63,7 @@ function parseUrl(url: string, base?: URL): URL {
     return new URL(url, base);
   } catch (error) {
     log.warn({ event: 'invalid_url', url: url.slice(0, 2_048), base: base?.href }, 'not a valid URL');
-    throw new FetchError('invalid_url', `not a valid URL: ${url.slice(0, 200)}`, { url, cause: error });
+    throw new FetchError('invalid_url', `not a valid URL: ${printableUrl(url.slice(0, 200))}`, { url, cause: error });
   }
 }
 

@@ -1,6 +1,6 @@
 import { isUtf8 } from 'node:buffer';
 import { TextDecoder } from 'node:util';
-import { type ParseContext, clip, parseFailure } from './parse-error.js';
+import { type ParseContext, parseFailure, plainName } from './parse-error.js';
 
 // The XML declaration is ASCII in every ASCII-compatible encoding, so it can be read before the encoding is known.
 const XML_DECL_ENCODING = /^\s*<\?xml\s[^>]*?\bencoding\s*=\s*["']([A-Za-z][\w.:-]{0,39})["']/;
@@ -47,7 +47,7 @@ export function createStreamDecoder(label: string, ctx: ParseContext): StreamDec
   try {
     decoder = new TextDecoder(label, { fatal: true });
   } catch (cause) {
-    throw parseFailure(ctx, 'invalid_encoding', { message: `unsupported encoding "${clip(label)}"`, cause });
+    throw parseFailure(ctx, 'invalid_encoding', { message: `unsupported encoding ${plainName(label) ?? '(an unusual label)'}`, cause });
   }
   // UTF-8 (nearly every sitemap) takes a path several times faster than a fatal TextDecoder.
   return decoder.encoding === 'utf-8' ? new Utf8Decoder(ctx) : new LabelDecoder(decoder, ctx);

@@ -2,13 +2,23 @@ import type { SitemapFormat } from '../types.js';
 import { Ctx, FIELD_BASE, Field, childCode } from './element-context.js';
 import type { EntryBuilder, LinkAttributes } from './entry-builder.js';
 import { MAX_DEPTH, MAX_FIELD_CHARS, MAX_TOKEN_CHARS } from './parse-limits.js';
-import { type ParseContext, clip, parseFailure } from './parse-error.js';
+import { type ParseContext, parseFailure, plainName } from './parse-error.js';
 import { MAX_NAME_IDS, type TokenHandler, XmlTokenStream } from './xml-tokens.js';
 
 // Element codes (element-context.ts) are below this.
 const CODE_LIMIT = 72;
 
 // `<!DOCTYPE html>` and the XHTML public ids carry no internal subset: an HTML page, safe to name as such.
+// The declarations XML has; the message names which one was met in our spelling, never in the document's.
+const DECLARATIONS = ['DOCTYPE', 'ENTITY', 'ELEMENT', 'ATTLIST', 'NOTATION'] as const;
+
+/** `a <!DOCTYPE> declaration` for the keyword the data starts with (any case), else `a <!...> declaration`. */
+function declarationName(data: string): string {
+  const keyword = /^\s*([a-z]+)/i.exec(data)?.[1]?.toUpperCase();
+  const known = DECLARATIONS.find((name) => name === keyword);
+  return `a <!${known ?? '...'}> declaration`;
+}
+
 const HTML_DOCTYPE = /^doctype\s+html(?:\s+(?:public|system)\s[^[]*)?$/i;
 
 /**
@@ -157,7 +167,7 @@ export class XmlSitemapParser implements TokenHandler {
    */
   declaration(data: string): void {
     if (!this.rootSeen && HTML_DOCTYPE.test(data)) this.fail('not_sitemap', 'an HTML page (<!DOCTYPE html>), not a sitemap');
-    this.fail('doctype_forbidden', `<!${clip(data)}> refused: no DOCTYPE or entity declaration is ever processed`);
+    this.fail('doctype_forbidden', `${declarationName(data)} refused: no DOCTYPE or entity declaration is ever processed`);
   }
 
   // childCode, remembered per name id: the common tags cost one array read instead of string comparisons.
@@ -183,7 +193,10 @@ export class XmlSitemapParser implements TokenHandler {
       case 'feed': this.format = 'atom'; return Ctx.FeedRoot;
       case 'html': case 'head': case 'body':
         return this.fail('not_sitemap', `an HTML page (<${local}>), not a sitemap`);
-      default: return this.fail('not_sitemap', `unknown root element <${clip(local)}>`);
+      default: {
+        const name = plainName(local);
+        return this.fail('not_sitemap', `unknown root element ${name === null ? 'with an unusual name' : `<${name}>`}`);
+      }
     }
   }
 

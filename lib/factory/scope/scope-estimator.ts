@@ -14,7 +14,8 @@
  *   read (scope-counter.ts: only with a declared Content-Length, else null).
  * - Index: its `<sitemap>` children are `subSitemapCount` (at most maxChildrenPerIndex, and not counting a
  *   child that is one of the top sitemaps again, which the walk skips as visited; an index cut by the budget
- *   is scaled up like a urlset). Range = [URLs counted (top urlsets and sampled children), top urlset ceilings +
+ *   is scaled up like a urlset). Range = [URLs counted (top urlsets and sampled children; see Range below for the
+ *   children x 1,000 floor), top urlset ceilings +
  *   children x 50,000 (maxUrlsPerSitemap)]; a sample above the cap (nested index, hreflang) raises the per-child
  *   ceiling to it, so the point estimate always lies inside the range.
  * - Sampling: up to 3 children, spread over the index (first, middle, last of an evenly strided sample of
@@ -45,10 +46,12 @@
  *   the deadline, and no request given more than what is left of it), so the estimate answers within the
  *   deadline plus a little bookkeeping whatever the server does (hangs, slow drips). What it could not probe in
  *   time is named in a warning.
- * - Range: urlEstimateRange always contains what the walk would emit. Its floor is what was actually counted
- *   (top urlsets and sampled children; nothing is assumed of a sitemap not read); its ceiling adds the per-file
- *   cap (maxUrlsPerSitemap, times the URLs per entry seen) for every sitemap not read to the end: unsampled
- *   children, and top sitemaps that stalled or ran out of time, whatever little was read of them.
+ * - Range: its ceiling adds the per-file cap (maxUrlsPerSitemap, times the URLs per entry seen) for every sitemap
+ *   not read to the end: unsampled children, and top sitemaps that stalled or ran out of time, whatever little was
+ *   read of them. Its floor is what was counted (top urlsets and sampled children) plus, for the sub-sitemaps, the
+ *   seed's rule `children x 1,000` (SEED_URLS_PER_CHILD) when the sampled children average at least 1,000 URLs
+ *   counted; otherwise (small or no samples) nothing is assumed of a sitemap not read, so the range contains what
+ *   the walk would emit. A warning says which floor rule applied.
  */
 import { z } from 'zod';
 import { discover, parseRootUrl, type Discovery } from '../discovery/discovery.js';
@@ -316,6 +319,7 @@ async function measure(probe: ScopeProbe, sitemaps: string[]): Promise<ScopeFigu
   const samples = await probe.sample([...picks, ...unread]);
   const figures = scopeFigures({ tops, unreadTops: unread.length, samples, leafMs: probe.leafMs }, probe.limits);
   if (figures.subSitemapCount > 0 && figures.sampledChildren === 0) probe.warn('no sub-sitemap could be sampled within the budget: no point estimate');
+  if (figures.floorRule !== null) probe.warn(figures.floorRule);
   return figures;
 }
 
@@ -331,7 +335,7 @@ function splitOptions(options: EstimateOptions): { budgetMs: number; signal?: Ab
 }
 
 /** Builds the validated answer from the probe's state and the figures. */
-function toEstimate(probe: ScopeProbe, base: { rootUrl: string; sitemaps: string[] }, figures: ScopeFigures): ScopeEstimate {
+function toEstimate(probe: ScopeProbe, base: { rootUrl: string; sitemaps: string[] }, { floorRule: _said, ...figures }: ScopeFigures): ScopeEstimate {
   return ScopeEstimateSchema.parse({
     ...base,
     ...figures,

@@ -7,6 +7,11 @@ import { isIndexCount, type SitemapCount } from './scope-counter.js';
 
 /** Geometric middle of [1,000, 50,000]: the guess for an unsampled sitemap that is at most ~7x off either way. */
 export const ASSUMED_URLS_PER_SITEMAP = 7_071;
+/**
+ * The seed's floor per sub-sitemap (urlEstimateRange = [children x 1,000, children x 50,000]): used for the range's
+ * floor only when the sampled children average at least this many URLs counted, so the evidence supports it.
+ */
+export const SEED_URLS_PER_CHILD = 1_000;
 /** Seconds per sub-sitemap when no sample was measured (DESIGN contract: subSitemapCount / 8 x 1.5 s). */
 export const DEFAULT_SECONDS_PER_SITEMAP = 1.5;
 /** Seconds for a flat urlset whose read time could not be measured (DESIGN contract). */
@@ -53,6 +58,8 @@ export interface ScopeFigures {
   urlEstimate: number | null;
   sampledChildren: number;
   expectedDuration: number;
+  /** Which rule gave the range's floor, for the warnings; null when there are no sub-sitemaps. */
+  floorRule: string | null;
 }
 
 /** A figure known as a floor, a point (null when unknown) and a ceiling. */
@@ -109,10 +116,27 @@ function perChild(samples: Array<SampleValue | null>, limits: WalkOptions) {
   return {
     sampled: sampled.length,
     counted: sampled.reduce((sum, value) => sum + value.counted, 0),
+    countedMean: sampled.length > 0 ? mean(sampled.map((value) => value.counted)) : null,
     high: Math.max(limits.maxUrlsPerSitemap, ...sampled.map((value) => value.ceiling)),
     urls: sampled.length > 0 ? mean(sampled.map((value) => value.urls)) : null,
     sitemaps: sampled.length > 0 ? mean(sampled.map((value) => value.sitemaps)) : 1,
   };
+}
+
+/**
+ * The children's part of the range's floor, and which rule gave it (said in the estimate's warnings): the seed's
+ * `children x 1,000` when the sampled children average at least that many URLs counted, else only what was counted.
+ */
+function childFloor(known: number, child: ReturnType<typeof perChild>): { urls: number; rule: string | null } {
+  if (known === 0) return { urls: child.counted, rule: null };
+  const per = SEED_URLS_PER_CHILD.toLocaleString('en');
+  if (child.countedMean !== null && child.countedMean >= SEED_URLS_PER_CHILD) {
+    const average = Math.round(child.countedMean).toLocaleString('en');
+    const rule = `range floor: ${known} sub-sitemaps x ${per} URLs (the seed's rule), as the ${child.sampled} sampled average ${average} URLs`;
+    return { urls: Math.max(child.counted, known * SEED_URLS_PER_CHILD), rule };
+  }
+  const why = child.countedMean === null ? 'no sub-sitemap was sampled' : `the sampled average ${Math.round(child.countedMean).toLocaleString('en')} URLs, under ${per}`;
+  return { urls: child.counted, rule: `range floor: the ${child.counted.toLocaleString('en')} URLs counted, not sub-sitemaps x ${per} (${why})` };
 }
 
 /** What the probe read, as the figures need it. */
@@ -130,17 +154,19 @@ export function scopeFigures(reading: ScopeReading, limits: WalkOptions): ScopeF
   const child = perChild(reading.samples, limits);
   const count = children.point ?? children.low;
   const fromChildren = children.point === 0 ? 0 : children.point === null || child.urls === null ? null : children.point * child.urls;
+  const floor = childFloor(children.low, child);
   const secondsPerSitemap = reading.leafMs.length > 0 ? mean(reading.leafMs) / 1000 : DEFAULT_SECONDS_PER_SITEMAP;
   const seconds = topUrlsetSeconds(reading.tops) + ((count * child.sitemaps) / limits.concurrency) * secondsPerSitemap;
   return {
     subSitemapCount: count,
-    // Nothing is assumed of a child not read: the floor is what was counted, the ceiling the cap of every child.
-    urlEstimateRange: [direct.low + child.counted, direct.high + children.high * child.high],
+    // The ceiling is the cap of every child; the floor assumes of the others only what the samples support.
+    urlEstimateRange: [direct.low + floor.urls, direct.high + children.high * child.high],
     urlEstimate: direct.point === null || fromChildren === null ? null : direct.point + Math.round(fromChildren),
     sampledChildren: child.sampled,
     expectedDuration: Math.round(seconds * 100) / 100,
+    floorRule: floor.rule,
   };
 }
 
 /** The figures of a site whose sitemaps could not be read. */
-export const EMPTY_FIGURES: ScopeFigures = { subSitemapCount: 0, urlEstimateRange: [0, 0], urlEstimate: null, sampledChildren: 0, expectedDuration: 0 };
+export const EMPTY_FIGURES: ScopeFigures = { subSitemapCount: 0, urlEstimateRange: [0, 0], urlEstimate: null, sampledChildren: 0, expectedDuration: 0, floorRule: null };

@@ -1,4 +1,5 @@
 import { FactoryError } from '../errors.js';
+import { printableUrl } from './site-url.js';
 
 /**
  * Canonical identity of a sitemap URL, for the visited set: two spellings of one sitemap get one key.
@@ -11,7 +12,7 @@ export function identityKey(url: string): string {
   try {
     parsed = new URL(url.trim());
   } catch (cause) {
-    throw new FactoryError('invalid_url', `not an absolute URL: ${url}`, { url, cause });
+    throw new FactoryError('invalid_url', `not an absolute URL: ${printableUrl(url.slice(0, 200))}`, { url, cause });
   }
   parsed.hash = '';
   // An empty query (`x.xml?`) is no query; assigning '' drops the dangling '?'.

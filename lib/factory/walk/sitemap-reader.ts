@@ -6,6 +6,7 @@ import { sitemapRequestOptions } from '../fetch/request-options.js';
 import type { ParsedUrl, ReportedError, SitemapFormat, SitemapRef, SitemapValidator } from '../types.js';
 import { fetchPlan, validatorToKeep } from './walk-policy.js';
 import { createLogger } from '../../utils/logger.js';
+import { printableUrl } from '../url/site-url.js';
 
 const log = createLogger('factory:sitemap-reader');
 
@@ -64,6 +65,7 @@ export interface SitemapReadSummary {
   entries: number;
   /** Items produced, `skip` included: the offset a finished sitemap ends at. */
   items: number;
+  /** Children listed, counted up to maxChildrenPerIndex + 1: past the cap the index is not read on. */
   children: number;
   dropped: number;
   /** `<lastmod>` values that were not W3C datetimes (read as null). */
@@ -197,9 +199,10 @@ class ReadCursor<T> {
     this.children += 1;
     const depth = this.ref.depth + 1;
     if (this.children > this.options.maxChildrenPerIndex) {
-      if (this.children === this.options.maxChildrenPerIndex + 1) {
-        this.problem('too_many_children', `more than ${this.options.maxChildrenPerIndex} child sitemaps: the rest skipped`);
-      }
+      // The index is cut here, as a urlset at its URL cap: an index of a million children is neither parsed to its
+      // end nor read up to the byte cap (which would turn the limit into a too_large failure of the whole index).
+      this.full = true;
+      this.problem('too_many_children', `more than ${this.options.maxChildrenPerIndex} child sitemaps: the rest not read`);
       return;
     }
     if (depth > this.options.maxDepth) {
@@ -260,7 +263,7 @@ function withContext(error: unknown, ref: SitemapRef): FactoryError {
   // The fetch layer, the parser and the limits throw FactoryErrors: anything else is a bug, never a network failure.
   const base = toFactoryError(error, 'internal', { url: ref.url });
   // The sitemap's own URL names the failure: a connect error only knows the origin, a redirect its last hop.
-  const where = base.url && base.url !== ref.url ? ` (at ${base.url})` : '';
+  const where = base.url && base.url !== ref.url ? ` (at ${printableUrl(base.url)})` : '';
   const wrapped = new FactoryError(base.kind, `${base.message}${where}`, {
     ...base.context,
     url: ref.url,

@@ -1,0 +1,42 @@
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { join } from 'node:path';
+import type { WideIndexResult } from '../wide-index.js';
+
+/** Issue 18's goals for one wide-index run (one process of the built bin). */
+export const WIDE_INDEX_GOALS = { wallMs: 40_000, rssGrowthBytes: 256 * 1024 * 1024 } as const;
+
+/**
+ * Runs bench/wide-index.ts (its own loopback server, then the built bin as `walk` and as `job run` on Redis over an
+ * index of each size) in a fresh process and reads its JSON lines. The bin must be built (`npm run build`).
+ */
+export async function runWideIndex(root: string, sizes: number[]): Promise<WideIndexResult[]> {
+  const args = [join(root, 'bin', 'run-ts.mjs'), join('bench', 'wide-index.ts'), '--children', sizes.join(','), '--json'];
+  process.stderr.write(`[bench] wide-index: ${sizes.map((size) => size.toLocaleString('en-US')).join(' and ')} one-URL children, built bin, walk and Redis job\n`);
+  const child = spawn(process.execPath, args, { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] });
+  let out = '';
+  child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
+  await once(child, 'close');
+  return out
+    .split('\n')
+    .filter((line) => line.startsWith('{'))
+    .map((line) => JSON.parse(line) as WideIndexResult);
+}
+
+/** The figures as a markdown table, with the goals. */
+export function wideIndexMarkdown(results: WideIndexResult[]): string {
+  const mib = (bytes: number) => (bytes / 1048576).toFixed(0);
+  const rows = results.map((r) => {
+    const errors = Object.entries(r.errors).map(([kind, count]) => `${kind} x${count}`).join(', ') || 'none';
+    return `| ${r.mode} | ${r.children.toLocaleString('en-US')} | ${(r.wallMs / 1000).toFixed(1)} | ${mib(r.peakRssBytes)} | ${mib(r.rssGrowthBytes)} | ${r.urls.toLocaleString('en-US')} | ${errors} | ${r.ok ? 'yes' : `NO${r.note ? ` (${r.note})` : ''}`} |`;
+  });
+  return [
+    '',
+    `Wide indexes (one-URL children past maxChildrenPerIndex, built bin, default flags; goal < ${WIDE_INDEX_GOALS.wallMs / 1000} s and < ${mib(WIDE_INDEX_GOALS.rssGrowthBytes)} MiB RSS growth):`,
+    '',
+    '| mode | children | wall (s) | peak RSS (MiB) | growth (MiB) | URLs | errors | goal met |',
+    '|---|---:|---:|---:|---:|---:|---|---|',
+    ...rows,
+    '',
+  ].join('\n');
+}
