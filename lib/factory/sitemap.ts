@@ -6,6 +6,7 @@ import { localeFromPath, localeOf, normaliseHreflang, pathPrefixOf } from './sco
 import { readSitemap, type ItemMapper, type ReadSitemapContext, type SitemapOpener } from './walk/sitemap-reader.js';
 import type { ParsedUrl, ShardEntry, SitemapEntry, SitemapRef, SitemapValidator, Validators, WalkState } from './types.js';
 import { UrlExpander } from './url/url-expander.js';
+import { PageDedupe } from './url/page-dedupe.js';
 import { SitemapWalk, type WalkEvent, type WalkSetup } from './walk/walker.js';
 import { noSitemapError, whenAllRootsFail } from './walk/walk-policy.js';
 import { openSitemapIfModified } from './fetch/index.js';
@@ -56,48 +57,54 @@ export function toSitemapEntry(parsed: ParsedUrl, ref: SitemapRef): SitemapEntry
   return { ...parsed, source: ref.url, depth: ref.depth, locale: localeOf(parsed), pathPrefix: pathPrefixOf(parsed.loc) };
 }
 
-/** Maps each parsed page to its rich entry (one item per page), dropping entries the filter refuses. */
-export const createEntryMapper =
-  (keep: EntryFilter | null = null): ItemMapper<SitemapEntry> =>
-  (pages, ref, out) => {
-    for (const parsed of pages) {
-      const entry = toSitemapEntry(parsed, ref);
+/**
+ * Maps each parsed page to its rich entry (one item per distinct loc: the first entry of its page key in this sitemap,
+ * its loc normalised as PageDedupe gives it), dropping entries the filter refuses. The alternates stay inside the entry.
+ */
+export const createEntryMapper = (keep: EntryFilter | null = null): ItemMapper<SitemapEntry> & { release: () => void } => {
+  const dedupe = new PageDedupe();
+  const locs: string[] = [];
+  const map = (pages: readonly ParsedUrl[], ref: SitemapRef, out: SitemapEntry[]) => {
+    for (const parsed of pages) locs.push(parsed.loc);
+    const fresh = dedupe.admit(locs);
+    for (let i = 0; i < pages.length; i++) {
+      if (fresh[i] !== 1) continue;
+      const parsed = pages[i] as ParsedUrl;
+      const loc = locs[i] as string;
+      const entry = toSitemapEntry(loc === parsed.loc ? parsed : { ...parsed, loc }, ref);
       if (keep === null || keep({ url: entry.loc, lastmod: entry.lastmod, locale: entry.locale }, ref)) out.push(entry);
     }
+    locs.length = 0;
   };
+  return Object.assign(map, { release: () => dedupe.clear() });
+};
 
 /**
- * Maps each parsed page to its URLs: the loc and its hreflang alternates, once per sitemap. With a filter each
- * URL is judged on its own (an alternate by its hreflang locale), so `--locale fr` keeps the French alternate of
- * an English page.
+ * Maps each parsed page to its URLs: the loc and its hreflang alternates, once per sitemap, as page keys. With a
+ * filter each URL is judged on its own (an alternate by its hreflang locale), so `--locale fr` keeps the French
+ * alternate of an English page.
  */
 export const createUrlMapper = (keep: EntryFilter | null = null): ItemMapper<string> & { release: () => void } => {
   const expander = new UrlExpander();
   const release = () => expander.clear();
   if (keep === null) return Object.assign((pages: readonly ParsedUrl[], _ref: SitemapRef, out: string[]) => expander.expandAll(pages, out), { release });
-  const page: ParsedUrl[] = [];
   // Page by page: each URL is judged with its own page's lastmod and locale.
   const filtered = (pages: readonly ParsedUrl[], ref: SitemapRef, out: string[]) => {
     for (const parsed of pages) {
-      const start = out.length;
-      page[0] = parsed;
-      expander.expandAll(page, out);
-      let kept = start;
-      for (let i = start; i < out.length; i++) {
-        const url = out[i] as string;
-        if (keep({ url, lastmod: parsed.lastmod, locale: urlLocale(parsed, url) }, ref)) out[kept++] = url;
+      const urls = expander.expandPositions(parsed);
+      for (let i = 0; i < urls.length; i++) {
+        const url = urls[i];
+        if (url !== null && url !== undefined && keep({ url, lastmod: parsed.lastmod, locale: urlLocale(parsed, i, url) }, ref)) out.push(url);
       }
-      out.length = kept;
     }
-    page.length = 0;
   };
   return Object.assign(filtered, { release });
 };
 
-// The loc's locale as the entry states it; an alternate's from its hreflang, else from its path.
-function urlLocale(parsed: ParsedUrl, url: string): string | null {
-  if (url === parsed.loc) return localeOf(parsed);
-  const alternate = parsed.alternates.find((candidate) => candidate.href === url);
+// The loc's locale (position 0) as the entry states it; an alternate's from its hreflang, else from its path.
+function urlLocale(parsed: ParsedUrl, position: number, url: string): string | null {
+  if (position === 0) return localeOf(parsed);
+  const alternate = parsed.alternates[position - 1];
   return (alternate ? normaliseHreflang(alternate.hreflang) : null) ?? localeFromPath(url);
 }
 
