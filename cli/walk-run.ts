@@ -3,6 +3,7 @@ import type { SitemapEntry } from '../lib/factory/types.js';
 import { ValidatorLog } from '../lib/factory/walk/validator-log.js';
 import type { Input } from './inputs.js';
 import type { Io } from './io.js';
+import { entryJson } from './entry-json.js';
 import { CSV_HEADER, csvField, type DataSink } from './output.js';
 import { ProgressLine, RunCounts } from './progress.js';
 import { fatalBody, fatalLine } from './report.js';
@@ -32,6 +33,8 @@ function csvRow(entry: SitemapEntry): string {
   return [entry.loc, entry.lastmod, entry.changefreq, entry.priority, entry.locale, entry.source].map(csvField).join(',');
 }
 
+const URL_LEAD = '{"type":"url",';
+
 /** Turns events into output text for one format; `open`/`close` frame the whole run (CSV header, JSON brackets). */
 class Formatter {
   private first = true;
@@ -49,13 +52,14 @@ class Formatter {
 
   event(event: WalkEvent<unknown>): string {
     if (this.format === 'ndjson') {
-      const objects = event.type === 'batch' ? event.items.map((entry) => ({ type: 'url', ...(entry as object) })) : [event];
-      return objects.map((object) => `${JSON.stringify(object)}\n`).join('');
+      if (event.type !== 'batch') return `${JSON.stringify(event)}\n`;
+      // What stringifying `{ type: 'url', ...entry }` writes, without copying every entry into a new object first.
+      return event.items.length === 0 ? '' : `${(event.items as SitemapEntry[]).map((entry) => entryJson(entry, URL_LEAD)).join('\n')}\n`;
     }
     if (event.type !== 'batch' || event.items.length === 0) return '';
     if (this.format === 'lines') return `${(event.items as string[]).join('\n')}\n`;
     if (this.format === 'csv') return `${(event.items as SitemapEntry[]).map(csvRow).join('\r\n')}\r\n`;
-    const text = (event.items as SitemapEntry[]).map((entry) => JSON.stringify(entry)).join(',\n');
+    const text = (event.items as SitemapEntry[]).map((entry) => entryJson(entry, '{')).join(',\n');
     const lead = this.first ? '\n' : ',\n';
     this.first = false;
     return `${lead}${text}`;

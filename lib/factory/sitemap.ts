@@ -2,7 +2,7 @@ import { discover, fallbackAfterRobots, parseRootUrl } from './discovery/discove
 import { isFactoryError } from './errors.js';
 import { resolveWalkOptions, type WalkOptions, type WalkOptionsInput } from './limits.js';
 import { compileFilter, type EntryFilter } from './filter/index.js';
-import { localeFromPath, localeOf, normaliseHreflang, pathPrefixOf } from './scope/locale.js';
+import { localeFromPath, localeOf, normaliseHreflang, pathnameOfValidUrl, pathPrefixOfPathname } from './scope/locale.js';
 import { readSitemap, type ItemMapper, type ReadSitemapContext, type SitemapOpener } from './walk/sitemap-reader.js';
 import type { ParsedUrl, ShardEntry, SitemapEntry, SitemapRef, SitemapValidator, Validators, WalkState } from './types.js';
 import { UrlExpander } from './url/url-expander.js';
@@ -54,7 +54,12 @@ export async function discoverSitemaps(rootUrl: string, options: WalkOptionsInpu
 
 /** Page entries with where they came from, in document order per sitemap. */
 export function toSitemapEntry(parsed: ParsedUrl, ref: SitemapRef): SitemapEntry {
-  return { ...parsed, source: ref.url, depth: ref.depth, locale: localeOf(parsed), pathPrefix: pathPrefixOf(parsed.loc) };
+  // One literal of one shape (a spread builds the object key by key), and the loc's path read once for both fields.
+  const pathname = pathnameOfValidUrl(parsed.loc);
+  const { loc, lastmod, changefreq, priority, alternates, images, videos, news } = parsed;
+  const locale = localeOf(parsed, pathname);
+  const pathPrefix = pathname === null ? null : pathPrefixOfPathname(pathname);
+  return { loc, lastmod, changefreq, priority, alternates, images, videos, news, source: ref.url, depth: ref.depth, locale, pathPrefix };
 }
 
 /**
