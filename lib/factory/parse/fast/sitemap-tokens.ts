@@ -8,11 +8,13 @@ export const MAX_FAST_TAIL_CHARS = 4_096;
 
 /**
  * The usual urlset entry: `<url>` holding `<loc>` and optionally `<lastmod>`, `<changefreq>`, `<priority>` in that
- * order, lower-case names without prefix or attributes, text without `<` or `&`, blanks between the tags. One sticky
+ * order, lower-case names without prefix or attributes, text without `<`, blanks between the tags. One sticky
  * match reads it several times faster than its 14 tokens one by one; anything else does not match and is tokenized.
+ * Text with an `&` (a query string's `&amp;`) is decoded as the token path decodes it (the 5 entities; a bare `&`
+ * stays as written); a numeric reference (`&#`) sends the entry to the token path.
  */
 const PLAIN_ENTRY =
-  /[ \t\r\n]*<url>[ \t\r\n]*<loc>([^<&]*)<\/loc>[ \t\r\n]*(?:<lastmod>([^<&]*)<\/lastmod>[ \t\r\n]*)?(?:<changefreq>([^<&]*)<\/changefreq>[ \t\r\n]*)?(?:<priority>([^<&]*)<\/priority>[ \t\r\n]*)?<\/url>/y;
+  /[ \t\r\n]*<url>[ \t\r\n]*<loc>([^<]*)<\/loc>[ \t\r\n]*(?:<lastmod>([^<]*)<\/lastmod>[ \t\r\n]*)?(?:<changefreq>([^<]*)<\/changefreq>[ \t\r\n]*)?(?:<priority>([^<]*)<\/priority>[ \t\r\n]*)?<\/url>/y;
 /** Chars of a new chunk joined to the token cut at the last one's end: enough to complete any token the tail may hold. */
 const BRIDGE_CHARS = 2 * MAX_FAST_TAIL_CHARS;
 const PLAIN_NAMES: readonly string[] = ['url', 'loc', 'lastmod', 'changefreq', 'priority'];
@@ -65,6 +67,31 @@ const LONGEST_ENTITY = 6;
 function entityAt(s: string, at: number): readonly [string, string] | null {
   for (const entity of ENTITIES) if (s.startsWith(entity[0], at)) return entity;
   return null;
+}
+
+/** `text` (complete, with no numeric reference) with the 5 entities decoded, as the token path's collected text. */
+function decodeEntities(text: string): string {
+  let out = '';
+  let start = 0;
+  for (let amp = text.indexOf('&'); amp !== -1; amp = text.indexOf('&', amp + 1)) {
+    const entity = entityAt(text, amp);
+    if (entity === null) continue;
+    out += text.slice(start, amp) + entity[1];
+    start = amp + entity[0].length;
+    amp = start - 1;
+  }
+  return start === 0 ? text : out + text.slice(start);
+}
+
+/** The matched fields with entities decoded, or null when one holds a numeric reference (the token path reads it). */
+function decodedFields(m: RegExpExecArray): RegExpExecArray | null {
+  for (let i = 1; i <= 4; i++) {
+    const field = m[i];
+    if (field === undefined || field.indexOf('&') === -1) continue;
+    if (field.indexOf('&#') !== -1) return null;
+    m[i] = decodeEntities(field);
+  }
+  return m;
 }
 
 /** True when the text from `at` (an `&`) to the end of the chunk could still become an entity or a numeric reference. */
@@ -203,7 +230,10 @@ export class SitemapTokenStream {
    */
   private plainEntry(s: string, pos: number): number {
     PLAIN_ENTRY.lastIndex = pos;
-    const m = PLAIN_ENTRY.exec(s);
+    const matched = PLAIN_ENTRY.exec(s);
+    // An `&` inside the entry (the next one in the chunk comes before the match's end): its fields are decoded.
+    const amp = matched === null ? -1 : this.ampFrom(s, pos);
+    const m = amp !== -1 && amp < PLAIN_ENTRY.lastIndex && matched !== null ? decodedFields(matched) : matched;
     if (m === null) {
       this.laneMisses += 1;
       return -1;
