@@ -38,6 +38,11 @@ export interface WalkCallOptions extends WalkOptionsInput {
    * either way they end in a `sitemap` event with `unchanged: true` and yield no URLs. Leave it out for a full run.
    */
   previous?: Validators;
+  /**
+   * Told how many items each sitemap's pages became as they are read, before the walk batches them: a progress
+   * display's count of what was found (batches are handed out a thousand at a time). A retried read counts again.
+   */
+  onFound?: (items: number) => void;
 }
 
 /** A site root (`https://host/`, path `/`, no query) is discovered first; any other URL is a sitemap. */
@@ -149,7 +154,7 @@ async function* batchesOf<T>(events: AsyncGenerator<WalkEvent<T>>, options: Walk
 
 /** The limits part of the call options (the rest is not the schema's business). */
 function pickLimits(options: WalkCallOptions): WalkOptionsInput {
-  const { signal: _signal, state: _state, onEvent: _onEvent, logger, readLocalFiles: _local, previous: _previous, ...limits } = options;
+  const { signal: _signal, state: _state, onEvent: _onEvent, logger, readLocalFiles: _local, previous: _previous, onFound: _onFound, ...limits } = options;
   if (logger) useLogger(logger);
   return limits;
 }
@@ -160,7 +165,7 @@ async function* walkEvents<T>(url: string, options: WalkCallOptions, mapperFor: 
   const limits = resolveWalkOptions(pickLimits(options));
   // THE filter hook: every walk (CLI, library) and every job (readSitemapShardEntries) maps items through these mappers.
   const setup: WalkSetup<T> = {
-    createMapper: mapperFor(filterFor(limits, url)),
+    createMapper: counted(mapperFor(filterFor(limits, url)), options.onFound),
     ...(options.signal ? { signal: options.signal } : {}),
     ...(options.previous ? { previous: new Map(Object.entries(options.previous)) } : {}),
   };
@@ -182,6 +187,25 @@ async function* walkEvents<T>(url: string, options: WalkCallOptions, mapperFor: 
     yield { type: 'error', kind: error.kind, url: error.url, message: error.message, parent: null, depth: 0 };
     yield* new SitemapWalk<T>(limits, { roots: [fallback] }, setup).events();
   }
+}
+
+// Each mapper made by `create`, telling `onFound` how many items each step of pages became.
+function counted<T>(create: () => ItemMapper<T>, onFound: ((items: number) => void) | undefined): () => ItemMapper<T> {
+  if (onFound === undefined) return create;
+  return () => {
+    const mapper = create();
+    const counting = (pages: readonly ParsedUrl[], ref: SitemapRef, out: T[]) => {
+      const before = out.length;
+      mapper(pages, ref, out);
+      onFound(out.length - before);
+    };
+    return mapper.release === undefined ? counting : Object.assign(counting, { release: mapper.release });
+  };
+}
+
+/** The resolved limits of a walk's call options (what `walkSitemap` would walk with). */
+export function walkLimits(options: WalkCallOptions): WalkOptions {
+  return resolveWalkOptions(pickLimits(options));
 }
 
 // A local file starts the walk as a resumed frontier would: file URLs are never identity-keyed or SSRF-checked,
