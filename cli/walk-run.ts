@@ -29,8 +29,11 @@ export interface WalkOutcome {
   interrupted: boolean;
 }
 
+// lastmod (a W3C datetime), changefreq (one of seven words), priority (a number) and locale (a language tag) never
+// hold a comma, a quote or a line break: only the two URLs can need quoting.
 function csvRow(entry: SitemapEntry): string {
-  return [entry.loc, entry.lastmod, entry.changefreq, entry.priority, entry.locale, entry.source].map(csvField).join(',');
+  const { lastmod, changefreq, priority, locale } = entry;
+  return `${csvField(entry.loc)},${lastmod ?? ''},${changefreq ?? ''},${priority ?? ''},${locale ?? ''},${csvField(entry.source)}`;
 }
 
 const URL_LEAD = '{"type":"url",';
