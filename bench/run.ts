@@ -5,6 +5,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildContender, type BuiltContender } from './harness/build.js';
 import { readConfig, type ContenderName } from './harness/config.js';
+import { cliFormatsMarkdown, runCliFormats, type CliFormatsReport } from './harness/cli-formats.js';
 import { manySitemapsMarkdown, runManySitemaps } from './harness/many-sitemaps.js';
 import { runScenario, type ScenarioReport } from './harness/measure.js';
 import { computeRatios, evaluateTargets, machine, markdown } from './harness/report.js';
@@ -13,7 +14,7 @@ import { runWideIndex, wideIndexMarkdown } from './harness/wide-index.js';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const config = readConfig(process.argv.slice(2));
-const wanted = [...new Set(config.scenarios.flatMap((s) => s.contenders))];
+const wanted = [...new Set([...config.scenarios.flatMap((s) => s.contenders), ...(config.cli === null ? [] : (['crawlee'] as const))])];
 
 const builds = new Map<ContenderName, BuiltContender>();
 for (const name of wanted) {
@@ -27,6 +28,7 @@ for (const scenario of config.scenarios) scenarios.push(await runScenario(root, 
 
 const manySitemaps = config.manySitemaps === null ? [] : await runManySitemaps(root, config.manySitemaps);
 const resync: ResyncReport | null = config.resync === null ? null : await runResyncBench(root, config.resync);
+const cli: CliFormatsReport | null = config.cli === null ? null : await runCliFormats(root, config.cli, builds.get('crawlee'), config.timeoutMs);
 const wideIndex = config.wideIndex === null ? [] : await runWideIndex(root, config.wideIndex);
 
 const ratios = computeRatios(scenarios);
@@ -34,10 +36,11 @@ const targets = evaluateTargets(scenarios, ratios);
 if (scenarios.length > 0) process.stdout.write(markdown(scenarios, ratios, targets));
 if (manySitemaps.length > 0) process.stdout.write(manySitemapsMarkdown(manySitemaps));
 if (resync !== null) process.stdout.write(resyncMarkdown(resync));
+if (cli !== null) process.stdout.write(cliFormatsMarkdown(cli));
 if (wideIndex.length > 0) process.stdout.write(wideIndexMarkdown(wideIndex));
 // Only --save rewrites the tracked results; an ordinary run writes beside them in .tmp/ (git-ignored), or to --out.
 const saved = join(root, ...(config.save ? ['bench', 'results'] : ['.tmp', 'bench']), config.quick ? 'quick.json' : 'latest.json');
 const out = config.out === null ? saved : resolve(root, config.out);
 await mkdir(dirname(out), { recursive: true });
-await writeFile(out, `${JSON.stringify({ generatedAt: new Date().toISOString(), machine: machine(), config, scenarios, ratios, targets, manySitemaps, resync, wideIndex }, null, 2)}\n`);
+await writeFile(out, `${JSON.stringify({ generatedAt: new Date().toISOString(), machine: machine(), config, scenarios, ratios, targets, manySitemaps, resync, cli, wideIndex }, null, 2)}\n`);
 process.stderr.write(`[bench] wrote ${out}\n`);

@@ -14,6 +14,7 @@ export function addNetworkOptions(command: Command): Command {
     .option('--timeout <ms>', 'per-request wall clock, body included')
     .option('--concurrency <n>', 'sitemaps in flight (default 8, at most 64)')
     .option('--max-depth <n>', 'deepest index level followed (default unlimited, cycle-safe)')
+    .option('--max-children <n>', 'child sitemaps read per index (default 50,000; the rest skipped and reported)')
     .option('--max-urls <n>', 'stop after N URLs')
     .option('--user-agent <ua>', 'User-Agent header (default AlgoliaCentralFactory/1.0)')
     .option('-H, --header <"Name: value">', 'extra request header (repeatable)', collect)

@@ -12,6 +12,7 @@ export interface CommonFlags {
   timeout?: string;
   concurrency?: string;
   maxDepth?: string;
+  maxChildren?: string;
   maxUrls?: string;
   userAgent?: string;
   header?: string[];
@@ -96,12 +97,14 @@ export function walkOptionsFrom(flags: CommonFlags, env: NodeJS.ProcessEnv): Wal
   const concurrency = intFlag('concurrency', flags.concurrency, 1);
   const maxDepth = intFlag('max-depth', flags.maxDepth, 0);
   const maxUrls = intFlag('max-urls', flags.maxUrls, 1);
+  const maxChildren = intFlag('max-children', flags.maxChildren, 1);
   const retries = intFlag('retries', flags.retries, 0, 10);
   const rate = numberFlag('rate', flags.rate, 1_000);
   if (timeout !== undefined) Object.assign(options, { timeoutMs: timeout, robotsTimeoutMs: timeout });
   if (concurrency !== undefined) options.concurrency = Math.min(concurrency, 64);
   if (maxDepth !== undefined) options.maxDepth = maxDepth;
   if (maxUrls !== undefined) options.maxUrls = maxUrls;
+  if (maxChildren !== undefined) options.maxChildrenPerIndex = maxChildren;
   if (retries !== undefined) options.retries = retries;
   if (rate !== undefined) options.ratePerHost = rate;
   if (flags.userAgent) options.userAgent = flags.userAgent;

@@ -1,10 +1,11 @@
-import { walkSitemapEvents, walkUrlEvents, type WalkCallOptions, type WalkEvent } from '../lib/factory/sitemap.js';
+import { walkLimits, walkSitemapEvents, walkUrlEvents, type WalkCallOptions, type WalkEvent } from '../lib/factory/sitemap.js';
 import type { SitemapEntry } from '../lib/factory/types.js';
 import { ValidatorLog } from '../lib/factory/walk/validator-log.js';
 import type { Input } from './inputs.js';
 import type { Io } from './io.js';
+import { entryJson } from './entry-json.js';
 import { CSV_HEADER, csvField, type DataSink } from './output.js';
-import { ProgressLine, RunCounts } from './progress.js';
+import { childrenToRead, ProgressLine, RunCounts } from './progress.js';
 import { fatalBody, fatalLine } from './report.js';
 
 /** `--format`: plain URLs, NDJSON events, CSV rows or one JSON array of entries. */
@@ -28,9 +29,14 @@ export interface WalkOutcome {
   interrupted: boolean;
 }
 
+// lastmod (a W3C datetime), changefreq (one of seven words), priority (a number) and locale (a language tag) never
+// hold a comma, a quote or a line break: only the two URLs can need quoting.
 function csvRow(entry: SitemapEntry): string {
-  return [entry.loc, entry.lastmod, entry.changefreq, entry.priority, entry.locale, entry.source].map(csvField).join(',');
+  const { lastmod, changefreq, priority, locale } = entry;
+  return `${csvField(entry.loc)},${lastmod ?? ''},${changefreq ?? ''},${priority ?? ''},${locale ?? ''},${csvField(entry.source)}`;
 }
+
+const URL_LEAD = '{"type":"url",';
 
 /** Turns events into output text for one format; `open`/`close` frame the whole run (CSV header, JSON brackets). */
 class Formatter {
@@ -49,13 +55,14 @@ class Formatter {
 
   event(event: WalkEvent<unknown>): string {
     if (this.format === 'ndjson') {
-      const objects = event.type === 'batch' ? event.items.map((entry) => ({ type: 'url', ...(entry as object) })) : [event];
-      return objects.map((object) => `${JSON.stringify(object)}\n`).join('');
+      if (event.type !== 'batch') return `${JSON.stringify(event)}\n`;
+      // What stringifying `{ type: 'url', ...entry }` writes, without copying every entry into a new object first.
+      return event.items.length === 0 ? '' : `${(event.items as SitemapEntry[]).map((entry) => entryJson(entry, URL_LEAD)).join('\n')}\n`;
     }
     if (event.type !== 'batch' || event.items.length === 0) return '';
     if (this.format === 'lines') return `${(event.items as string[]).join('\n')}\n`;
     if (this.format === 'csv') return `${(event.items as SitemapEntry[]).map(csvRow).join('\r\n')}\r\n`;
-    const text = (event.items as SitemapEntry[]).map((entry) => JSON.stringify(entry)).join(',\n');
+    const text = (event.items as SitemapEntry[]).map((entry) => entryJson(entry, '{')).join(',\n');
     const lead = this.first ? '\n' : ',\n';
     this.first = false;
     return `${lead}${text}`;
@@ -71,6 +78,15 @@ function eventsOf(format: OutputFormat, input: Input, options: WalkCallOptions):
   return format === 'lines' ? walkUrlEvents(input.url, call) : walkSitemapEvents(input.url, call);
 }
 
+// The limits that decide which children will be read; options the walk itself refuses (it reports that) cap nothing.
+function limitsForProgress(options: WalkCallOptions): { maxChildrenPerIndex: number; maxDepth: number } {
+  try {
+    return walkLimits(options);
+  } catch {
+    return { maxChildrenPerIndex: Number.POSITIVE_INFINITY, maxDepth: Number.POSITIVE_INFINITY };
+  }
+}
+
 /** Walks every input in turn into the sink; child errors go to stderr as lines (or into NDJSON). */
 export async function runWalk(inputs: AsyncIterable<Input>, options: WalkCallOptions & { signal: AbortSignal }, display: WalkDisplay, io: Io & { sink: DataSink }): Promise<WalkOutcome> {
   const { writer } = io.sink;
@@ -78,13 +94,17 @@ export async function runWalk(inputs: AsyncIterable<Input>, options: WalkCallOpt
   const progress = new ProgressLine(io.stderr, display.progress && !display.quiet);
   const outcome: WalkOutcome = { counts: new RunCounts(), validators: new ValidatorLog(), fatal: null, interrupted: false };
   const counts = outcome.counts;
+  const limits = limitsForProgress(options);
+  const walkOptions: WalkCallOptions = { ...options, onFound: (items) => (counts.found += items) };
   if (!display.discard) await writer.raw(formatter.open());
+  progress.start(counts);
   for await (const input of inputs) {
     try {
-      for await (const event of eventsOf(display.format, input, options)) {
+      for await (const event of eventsOf(display.format, input, walkOptions)) {
         if (event.type === 'batch') counts.urls += event.items.length;
+        if (event.type === 'cycle') counts.sitemapSkipped();
         if (event.type === 'sitemap') {
-          counts.sitemapRead(event.children, event.unchanged);
+          counts.sitemapRead(childrenToRead(event, limits), event.unchanged);
           outcome.validators.record(event);
         }
         if (event.type === 'error') {
@@ -111,6 +131,8 @@ export async function runWalk(inputs: AsyncIterable<Input>, options: WalkCallOpt
     if (writer.isClosed || options.signal.aborted) break;
   }
   if (!display.discard && !writer.isClosed) await writer.raw(formatter.close());
+  // Found but not written (a closed pipe, an interruption, the URL limit): the last line says what was written.
+  counts.found = counts.urls;
   progress.done(counts);
   return outcome;
 }

@@ -14,6 +14,8 @@ export interface Scenario {
   perChild: number;
   /** How the tree's children travel (`--wire`); the name says so when it is not the benchmark's mixed tree. */
   wire: BenchWire;
+  /** One loc in ten carries `&amp;` (`--amp`; issue 18's acceptance tree); the name says so. */
+  amp?: boolean;
   contenders: ContenderName[];
   runs: number;
   /** Fewer runs for a slow contender, so a full bench stays near ten minutes on two cores. */
@@ -41,10 +43,18 @@ export interface BenchConfig {
   manySitemaps: number | null;
   /** Children of each wide index read by the built bin (`--only wide-index` only: it needs `npm run build`), or null. */
   wideIndex: number[] | null;
+  /** The CLI section (the built bin per format against crawlee, on the `&amp;` tree), or null when left out. */
+  cli: Scenario | null;
 }
 
 /** The per-sitemap overhead run's name for `--only`. */
 export const MANY_SITEMAPS = 'many-sitemaps';
+/** The CLI section's name for `--only`. */
+export const CLI = 'cli';
+
+// Issue 18's acceptance tree: 1M URLs, one loc in ten with `&amp;`; 3 rounds of crawlee and the four formats.
+const CLI_FULL: Scenario = { name: '1M amp', children: 20, perChild: 50_000, wire: 'mixed', amp: true, contenders: [], runs: 3 };
+const CLI_QUICK: Scenario = { name: '100k amp', children: 4, perChild: 25_000, wire: 'mixed', amp: true, contenders: [], runs: 1 };
 
 const FULL: Scenario[] = [
   { name: '1M', children: 20, perChild: 50_000, wire: 'mixed', contenders: ['engine', 'crawlee', 'sitemapper', 'scanner'], runs: 3 },
@@ -74,16 +84,17 @@ interface Only {
   manySitemaps: boolean;
   resync: boolean;
   wideIndex: boolean;
+  cli: boolean;
 }
 
 function parseOnly(only: string | undefined): Only | null {
   if (!only) return null;
   const names = only.split(',').map((name) => name.trim());
-  const known: string[] = [...CONTENDERS, MANY_SITEMAPS, RESYNC, WIDE_INDEX];
+  const known: string[] = [...CONTENDERS, MANY_SITEMAPS, RESYNC, WIDE_INDEX, CLI];
   const unknown = names.filter((name) => !known.includes(name));
   if (unknown.length > 0) throw new Error(`unknown contender(s): ${unknown.join(', ')} (known: ${known.join(', ')})`);
   const contenders = names.filter((name): name is ContenderName => (CONTENDERS as readonly string[]).includes(name));
-  return { contenders, manySitemaps: names.includes(MANY_SITEMAPS), resync: names.includes(RESYNC), wideIndex: names.includes(WIDE_INDEX) };
+  return { contenders, manySitemaps: names.includes(MANY_SITEMAPS), resync: names.includes(RESYNC), wideIndex: names.includes(WIDE_INDEX), cli: names.includes(CLI) };
 }
 
 // `--trees 1M[,5M]`: only these trees (by name); null is every tree of the mode.
@@ -96,11 +107,11 @@ function parseTrees(trees: string | undefined, scenarios: Scenario[]): Set<strin
 }
 
 /**
- * Reads `--quick`, `--only engine[,crawlee][,many-sitemaps][,resync][,wide-index]`, `--trees 1M[,5M]`, `--wire mixed|plain|gzip`,
+ * Reads `--quick`, `--only engine[,crawlee][,many-sitemaps][,resync][,cli][,wide-index]`, `--trees 1M[,5M]`, `--wire mixed|plain|gzip`, `--amp`,
  * `--runs N` and `--out FILE` (default .tmp/bench/) and `--save` (rewrites bench/results/).
  */
 export function readConfig(argv: string[]): BenchConfig {
-  const options = { quick: { type: 'boolean' }, only: { type: 'string' }, trees: { type: 'string' }, runs: { type: 'string' }, out: { type: 'string' }, save: { type: 'boolean' }, wire: { type: 'string' } } as const;
+  const options = { quick: { type: 'boolean' }, only: { type: 'string' }, trees: { type: 'string' }, runs: { type: 'string' }, out: { type: 'string' }, save: { type: 'boolean' }, wire: { type: 'string' }, amp: { type: 'boolean' } } as const;
   const { values } = parseArgs({ args: argv, options });
   const quick = values.quick ?? false;
   const only = parseOnly(values.only);
@@ -108,13 +119,17 @@ export function readConfig(argv: string[]): BenchConfig {
   if (runs !== null && !(Number.isInteger(runs) && runs > 0)) throw new Error(`--runs must be a positive integer: ${values.runs}`);
   const trees = parseTrees(values.trees, quick ? QUICK : FULL);
   const wire = benchWireOf(values.wire);
+  const amp = values.amp ?? false;
+  const suffix = `${wire === 'mixed' ? '' : ` ${wire}`}${amp ? ' amp' : ''}`;
   const scenarios = (quick ? QUICK : FULL)
     .filter((s) => trees === null || trees.has(s.name))
-    .map((s) => ({ ...s, name: wire === 'mixed' ? s.name : `${s.name} ${wire}`, wire, runs: runs ?? s.runs, contenders: s.contenders.filter((c) => only === null || only.contenders.includes(c)) }))
+    .map((s) => ({ ...s, name: `${s.name}${suffix}`, wire, amp, runs: runs ?? s.runs, contenders: s.contenders.filter((c) => only === null || only.contenders.includes(c)) }))
     .filter((s) => s.contenders.length > 0);
   const manySitemaps = only === null || only.manySitemaps ? (quick ? 10_000 : 50_000) : null;
   const resync = only === null || only.resync ? (quick ? RESYNC_QUICK : RESYNC_FULL) : null;
   // Only when named: it measures the built bin, which an ordinary bench run does not build.
   const wideIndex = only?.wideIndex === true ? (quick ? [60_000] : [60_000, 1_000_000]) : null;
-  return { quick, save: values.save ?? false, scenarios, timeoutMs: 5 * 60_000, out: values.out ?? null, manySitemaps, resync, wideIndex };
+  const cliBase = quick ? CLI_QUICK : CLI_FULL;
+  const cli = only === null || only.cli ? { ...cliBase, runs: runs ?? cliBase.runs } : null;
+  return { quick, save: values.save ?? false, scenarios, timeoutMs: 5 * 60_000, out: values.out ?? null, manySitemaps, resync, cli, wideIndex };
 }

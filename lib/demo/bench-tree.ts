@@ -19,6 +19,8 @@ export interface BenchTreeOptions {
   port?: number;
   /** How children travel: `mixed` (the benchmark's tree, see benchChildEncoding), all `plain`, or all `gzip` (Content-Encoding). */
   wire?: BenchWire;
+  /** One loc in ten carries a query string escaped as XML (`?colour=blue&amp;size=m`), as shops' faceted URLs do. */
+  amp?: boolean;
 }
 
 /** The encodings of a tree's children: the benchmark's rotation, or one for all (to see each path's cost alone). */
@@ -54,20 +56,21 @@ export function benchChildPath(i: number, wire: BenchWire = 'mixed'): string {
 }
 
 /** Entry `i` of child `child`: loc, lastmod, changefreq and priority, pretty-printed, about 220 bytes like a real shop's. */
-export function benchEntry(origin: string, child: number, i: number): string {
+export function benchEntry(origin: string, child: number, i: number, amp = false): string {
   const slug = `item-${String(i).padStart(7, '0')}-${COLOURS[i % COLOURS.length]}-${NOUNS[(i >> 3) % NOUNS.length]}`;
-  const loc = `${origin}/catalog/c${String(child).padStart(3, '0')}/products/${slug}.html`;
+  const query = amp && i % 10 === 0 ? `?colour=${COLOURS[(i >> 4) % COLOURS.length]}&amp;size=m` : '';
+  const loc = `${origin}/catalog/c${String(child).padStart(3, '0')}/products/${slug}.html${query}`;
   const lastmod = `${lastmodFor(i + child).slice(0, 10)}T${String(i % 24).padStart(2, '0')}:${String(i % 60).padStart(2, '0')}:00+00:00`;
   return `  <url>\n    <loc>${loc}</loc>\n    <lastmod>${lastmod}</lastmod>\n`
     + `    <changefreq>${i % 4 ? 'weekly' : 'daily'}</changefreq>\n    <priority>0.${1 + ((i + child) % 9)}</priority>\n  </url>\n`;
 }
 
 /** Child `child` as text chunks of a thousand entries. */
-export function* benchChildChunks(origin: string, child: number, perChild: number): Iterable<string> {
+export function* benchChildChunks(origin: string, child: number, perChild: number, amp = false): Iterable<string> {
   yield '<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n';
   for (let start = 0; start < perChild; start += CHUNK_ENTRIES) {
     const entries: string[] = [];
-    for (let i = start; i < Math.min(perChild, start + CHUNK_ENTRIES); i += 1) entries.push(benchEntry(origin, child, i));
+    for (let i = start; i < Math.min(perChild, start + CHUNK_ENTRIES); i += 1) entries.push(benchEntry(origin, child, i, amp));
     yield entries.join('');
   }
   yield '</urlset>\n';
@@ -80,20 +83,20 @@ export function benchIndexText(origin: string, children: number, wire: BenchWire
 }
 
 /** Child `child` encoded for the wire, whole (what the cache keeps). */
-export async function encodeBenchChild(origin: string, child: number, perChild: number, wire: BenchWire = 'mixed'): Promise<Buffer> {
+export async function encodeBenchChild(origin: string, child: number, perChild: number, wire: BenchWire = 'mixed', amp = false): Promise<Buffer> {
   // Chunk by chunk: flattening one 11 MB rope string costs ten times more than the generation itself.
-  const text = Buffer.concat(Array.from(benchChildChunks(origin, child, perChild), (chunk) => Buffer.from(chunk, 'utf8')));
+  const text = Buffer.concat(Array.from(benchChildChunks(origin, child, perChild, amp), (chunk) => Buffer.from(chunk, 'utf8')));
   return isGzippedOnWire(benchChildEncoding(child, wire)) ? gzipAsync(text) : text;
 }
 
 // Children are encoded ahead of the measurements, two at a time (gzip runs on libuv's pool),
 // so the contenders measure parsing, not our generator. Past the budget, children stream per request.
-async function fillCache(origin: string, shape: Required<Pick<BenchTreeOptions, 'children' | 'perChild' | 'cacheBudgetBytes' | 'wire'>>): Promise<Map<number, Buffer>> {
+async function fillCache(origin: string, shape: Required<Pick<BenchTreeOptions, 'children' | 'perChild' | 'cacheBudgetBytes' | 'wire' | 'amp'>>): Promise<Map<number, Buffer>> {
   const cache = new Map<number, Buffer>();
   let used = 0;
   for (let i = 0; i < shape.children && used < shape.cacheBudgetBytes; i += 2) {
     const pair = [i, i + 1].filter((k) => k < shape.children);
-    const bytes = await Promise.all(pair.map((k) => encodeBenchChild(origin, k, shape.perChild, shape.wire)));
+    const bytes = await Promise.all(pair.map((k) => encodeBenchChild(origin, k, shape.perChild, shape.wire, shape.amp)));
     bytes.forEach((b, j) => cache.set(pair[j] ?? 0, b));
     used += bytes.reduce((sum, b) => sum + b.length, 0);
   }
@@ -107,7 +110,7 @@ function childIndexOf(path: string, children: number, wire: BenchWire): number |
 }
 
 /** Routes of the benchmark tree: the index, then children from the cache or generated on the fly. */
-export function benchTreeResolver(origin: string, shape: { children: number; perChild: number; wire?: BenchWire }, cache: Map<number, Buffer>): RouteResolver {
+export function benchTreeResolver(origin: string, shape: { children: number; perChild: number; wire?: BenchWire; amp?: boolean }, cache: Map<number, Buffer>): RouteResolver {
   const wire = shape.wire ?? 'mixed';
   const index = benchIndexText(origin, shape.children, wire);
   return async (request, response) => {
@@ -118,7 +121,7 @@ export function benchTreeResolver(origin: string, shape: { children: number; per
     const encoding = benchChildEncoding(child, wire);
     const cached = cache.get(child);
     if (cached) sendBytes(request, response, cached, wireHeaders(encoding, 'application/xml'));
-    else await sendStreamed(request, response, { contentType: 'application/xml', encoding, chunks: () => benchChildChunks(origin, child, shape.perChild) });
+    else await sendStreamed(request, response, { contentType: 'application/xml', encoding, chunks: () => benchChildChunks(origin, child, shape.perChild, shape.amp === true) });
     return 'handled';
   };
 }
@@ -130,6 +133,7 @@ export async function startBenchTree(options: BenchTreeOptions = {}): Promise<Be
     perChild: options.perChild ?? 50_000,
     cacheBudgetBytes: options.cacheBudgetBytes ?? Math.min(2 ** 31, Math.floor(freemem() / 4)),
     wire: options.wire ?? 'mixed',
+    amp: options.amp ?? false,
   };
   const cache = new Map<number, Buffer>();
   // The resolver needs the origin (locs are absolute), the origin needs a listening server.

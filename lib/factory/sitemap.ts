@@ -2,11 +2,12 @@ import { discover, fallbackAfterRobots, parseRootUrl } from './discovery/discove
 import { isFactoryError } from './errors.js';
 import { resolveWalkOptions, type WalkOptions, type WalkOptionsInput } from './limits.js';
 import { compileFilter, type EntryFilter } from './filter/index.js';
-import { localeFromPath, localeOf, normaliseHreflang, pathPrefixOf } from './scope/locale.js';
+import { localeFromPath, localeOf, normaliseHreflang, pathnameOfValidUrl, pathPrefixOfPathname } from './scope/locale.js';
 import { readSitemap, type ItemMapper, type ReadSitemapContext, type SitemapOpener } from './walk/sitemap-reader.js';
 import type { ParsedUrl, ShardEntry, SitemapEntry, SitemapRef, SitemapValidator, Validators, WalkState } from './types.js';
 import { UrlExpander } from './url/url-expander.js';
 import { parseSiteUrl } from './url/site-url.js';
+import { PageDedupe } from './url/page-dedupe.js';
 import { SitemapWalk, type WalkEvent, type WalkSetup } from './walk/walker.js';
 import { noSitemapError, whenAllRootsFail } from './walk/walk-policy.js';
 import { openSitemapIfModified } from './fetch/index.js';
@@ -38,6 +39,11 @@ export interface WalkCallOptions extends WalkOptionsInput {
    * either way they end in a `sitemap` event with `unchanged: true` and yield no URLs. Leave it out for a full run.
    */
   previous?: Validators;
+  /**
+   * Told how many items each sitemap's pages became as they are read, before the walk batches them: a progress
+   * display's count of what was found (batches are handed out a thousand at a time). A retried read counts again.
+   */
+  onFound?: (items: number) => void;
 }
 
 /** A site root (`https://host/`, path `/`, no query) is discovered first; any other URL is a sitemap. */
@@ -54,51 +60,62 @@ export async function discoverSitemaps(rootUrl: string, options: WalkOptionsInpu
 
 /** Page entries with where they came from, in document order per sitemap. */
 export function toSitemapEntry(parsed: ParsedUrl, ref: SitemapRef): SitemapEntry {
-  return { ...parsed, source: ref.url, depth: ref.depth, locale: localeOf(parsed), pathPrefix: pathPrefixOf(parsed.loc) };
+  // One literal of one shape (a spread builds the object key by key), and the loc's path read once for both fields.
+  const pathname = pathnameOfValidUrl(parsed.loc);
+  const { loc, lastmod, changefreq, priority, alternates, images, videos, news } = parsed;
+  const locale = localeOf(parsed, pathname);
+  const pathPrefix = pathname === null ? null : pathPrefixOfPathname(pathname);
+  return { loc, lastmod, changefreq, priority, alternates, images, videos, news, source: ref.url, depth: ref.depth, locale, pathPrefix };
 }
 
-/** Maps each parsed page to its rich entry (one item per page), dropping entries the filter refuses. */
-export const createEntryMapper =
-  (keep: EntryFilter | null = null): ItemMapper<SitemapEntry> =>
-  (pages, ref, out) => {
-    for (const parsed of pages) {
-      const entry = toSitemapEntry(parsed, ref);
+/**
+ * Maps each parsed page to its rich entry (one item per distinct loc: the first entry of its page key in this sitemap,
+ * its loc normalised as PageDedupe gives it), dropping entries the filter refuses. The alternates stay inside the entry.
+ */
+export const createEntryMapper = (keep: EntryFilter | null = null): ItemMapper<SitemapEntry> & { release: () => void } => {
+  const dedupe = new PageDedupe();
+  const locs: string[] = [];
+  const map = (pages: readonly ParsedUrl[], ref: SitemapRef, out: SitemapEntry[]) => {
+    for (const parsed of pages) locs.push(parsed.loc);
+    const fresh = dedupe.admit(locs);
+    for (let i = 0; i < pages.length; i++) {
+      if (fresh[i] !== 1) continue;
+      const parsed = pages[i] as ParsedUrl;
+      const loc = locs[i] as string;
+      const entry = toSitemapEntry(loc === parsed.loc ? parsed : { ...parsed, loc }, ref);
       if (keep === null || keep({ url: entry.loc, lastmod: entry.lastmod, locale: entry.locale }, ref)) out.push(entry);
     }
+    locs.length = 0;
   };
+  return Object.assign(map, { release: () => dedupe.clear() });
+};
 
 /**
- * Maps each parsed page to its URLs: the loc and its hreflang alternates, once per sitemap. With a filter each
- * URL is judged on its own (an alternate by its hreflang locale), so `--locale fr` keeps the French alternate of
- * an English page.
+ * Maps each parsed page to its URLs: the loc and its hreflang alternates, once per sitemap, as page keys. With a
+ * filter each URL is judged on its own (an alternate by its hreflang locale), so `--locale fr` keeps the French
+ * alternate of an English page.
  */
 export const createUrlMapper = (keep: EntryFilter | null = null): ItemMapper<string> & { release: () => void } => {
   const expander = new UrlExpander();
   const release = () => expander.clear();
   if (keep === null) return Object.assign((pages: readonly ParsedUrl[], _ref: SitemapRef, out: string[]) => expander.expandAll(pages, out), { release });
-  const page: ParsedUrl[] = [];
   // Page by page: each URL is judged with its own page's lastmod and locale.
   const filtered = (pages: readonly ParsedUrl[], ref: SitemapRef, out: string[]) => {
     for (const parsed of pages) {
-      const start = out.length;
-      page[0] = parsed;
-      expander.expandAll(page, out);
-      let kept = start;
-      for (let i = start; i < out.length; i++) {
-        const url = out[i] as string;
-        if (keep({ url, lastmod: parsed.lastmod, locale: urlLocale(parsed, url) }, ref)) out[kept++] = url;
+      const urls = expander.expandPositions(parsed);
+      for (let i = 0; i < urls.length; i++) {
+        const url = urls[i];
+        if (url !== null && url !== undefined && keep({ url, lastmod: parsed.lastmod, locale: urlLocale(parsed, i, url) }, ref)) out.push(url);
       }
-      out.length = kept;
     }
-    page.length = 0;
   };
   return Object.assign(filtered, { release });
 };
 
-// The loc's locale as the entry states it; an alternate's from its hreflang, else from its path.
-function urlLocale(parsed: ParsedUrl, url: string): string | null {
-  if (url === parsed.loc) return localeOf(parsed);
-  const alternate = parsed.alternates.find((candidate) => candidate.href === url);
+// The loc's locale (position 0) as the entry states it; an alternate's from its hreflang, else from its path.
+function urlLocale(parsed: ParsedUrl, position: number, url: string): string | null {
+  if (position === 0) return localeOf(parsed);
+  const alternate = parsed.alternates[position - 1];
   return (alternate ? normaliseHreflang(alternate.hreflang) : null) ?? localeFromPath(url);
 }
 
@@ -138,7 +155,7 @@ async function* batchesOf<T>(events: AsyncGenerator<WalkEvent<T>>, options: Walk
 
 /** The limits part of the call options (the rest is not the schema's business). */
 function pickLimits(options: WalkCallOptions): WalkOptionsInput {
-  const { signal: _signal, state: _state, onEvent: _onEvent, logger, readLocalFiles: _local, previous: _previous, ...limits } = options;
+  const { signal: _signal, state: _state, onEvent: _onEvent, logger, readLocalFiles: _local, previous: _previous, onFound: _onFound, ...limits } = options;
   if (logger) useLogger(logger);
   return limits;
 }
@@ -151,7 +168,7 @@ export async function* walkEvents<T>(url: string, options: WalkCallOptions, mapp
   const limits = resolveWalkOptions(pickLimits(options));
   // THE filter hook: every walk (CLI, library) and every job (readSitemapShardEntries) maps items through these mappers.
   const setup: WalkSetup<T> = {
-    createMapper: mapperFor(filterFor(limits, url)),
+    createMapper: counted(mapperFor(filterFor(limits, url)), options.onFound),
     ...(options.signal ? { signal: options.signal } : {}),
     ...(options.previous ? { previous: new Map(Object.entries(options.previous)) } : {}),
   };
@@ -175,6 +192,25 @@ export async function* walkEvents<T>(url: string, options: WalkCallOptions, mapp
     yield { type: 'error', kind: error.kind, url: error.url, message: error.message, parent: null, depth: 0 };
     yield* new SitemapWalk<T>(limits, { roots: [fallback] }, setup).events();
   }
+}
+
+// Each mapper made by `create`, telling `onFound` how many items each step of pages became.
+function counted<T>(create: () => ItemMapper<T>, onFound: ((items: number) => void) | undefined): () => ItemMapper<T> {
+  if (onFound === undefined) return create;
+  return () => {
+    const mapper = create();
+    const counting = (pages: readonly ParsedUrl[], ref: SitemapRef, out: T[]) => {
+      const before = out.length;
+      mapper(pages, ref, out);
+      onFound(out.length - before);
+    };
+    return mapper.release === undefined ? counting : Object.assign(counting, { release: mapper.release });
+  };
+}
+
+/** The resolved limits of a walk's call options (what `walkSitemap` would walk with). */
+export function walkLimits(options: WalkCallOptions): WalkOptions {
+  return resolveWalkOptions(pickLimits(options));
 }
 
 // A local file starts the walk as a resumed frontier would: file URLs are never identity-keyed or SSRF-checked,

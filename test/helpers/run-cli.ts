@@ -4,6 +4,8 @@ import { fileURLToPath } from 'node:url';
 import { main } from '../../cli/main.js';
 
 const BIN = fileURLToPath(new URL('../../bin/crawler-factory.mjs', import.meta.url));
+/** The built executable (`npm run build`): what users run, plain node without the tsx launcher. */
+export const BUILT_BIN = fileURLToPath(new URL('../../dist/cli/bin.js', import.meta.url));
 
 /** What one CLI run printed and how it exited. */
 export interface CliRun {
@@ -41,10 +43,10 @@ export async function runMain(args: string[], options: MainOptions = {}): Promis
   return { code, stdout: stdout.text(), stderr: stderr.text() };
 }
 
-/** Runs `crawler-factory ...args` as a real child process (no TTY), with a hard time limit. */
-export function runCli(args: string[], env: NodeJS.ProcessEnv = {}, timeoutMs = 60_000): Promise<CliRun> {
+/** Runs `crawler-factory ...args` as a real child process (no TTY), with a hard time limit; `bin` defaults to the tsx launcher. */
+export function runCli(args: string[], env: NodeJS.ProcessEnv = {}, timeoutMs = 60_000, bin = BIN): Promise<CliRun> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], { env: { ...process.env, LOG_LEVEL: 'warn', ...env } });
+    const child = spawn(process.execPath, [bin, ...args], { env: { ...process.env, LOG_LEVEL: 'warn', ...env } });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));

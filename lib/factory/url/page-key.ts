@@ -37,18 +37,24 @@ export function pageKey(loc: string): string {
 }
 
 /**
- * Writes `hashInto(pageKey(urls[i]))` at index `i` of `into`, for every URL. A loc that is its own key (lower-case
- * `http://` or `https://`, a plain host, an optional canonical port, a path, no fragment: the usual loc) is
- * checked and hashed on a UTF-16 copy of the batch (one join, one native write), and no key is built; any other
- * goes through pageKey.
+ * Writes `hashInto(pageKey(urls[i]))` at index `i` of `into`, for every URL, and with `keys` the page key itself at
+ * `keys[i]`. A loc that is its own key (lower-case `http://` or `https://`, a plain host, an optional canonical port,
+ * a path, no fragment: the usual loc) is checked and hashed on a UTF-16 copy of the batch (one join, one native
+ * write), and no key is built; any other goes through pageKey.
  */
-export function hashPageKeys(urls: readonly string[], into: Uint32Array): void {
+export function hashPageKeys(urls: readonly string[], into: Uint32Array, keys?: string[]): void {
   const units = unitsOf(urls.join(''), batchScratch);
   let from = 0;
   for (let i = 0; i < urls.length; i++) {
     const loc = urls[i] as string;
-    if (isOwnKey(loc, units, from)) hashUnits(units, from, loc.length, into, i);
-    else hashInto(pageKey(loc), into, i);
+    if (isOwnKey(loc, units, from)) {
+      hashUnits(units, from, loc.length, into, i);
+      if (keys !== undefined) keys[i] = loc;
+    } else {
+      const key = pageKey(loc);
+      hashInto(key, into, i);
+      if (keys !== undefined) keys[i] = key;
+    }
     from += loc.length;
   }
 }

@@ -1,18 +1,14 @@
 import type { ParsedUrl } from '../types.js';
-import { StringHashSet } from './hash-set.js';
-import { hashPageKeys } from './page-key.js';
+import { PageDedupe } from './page-dedupe.js';
 
 /**
  * Turns the entries of ONE sitemap into page URLs: the loc, then its hreflang alternates, each only the first
- * time its dedupe key (pageKey: scheme, host, default port and fragment normalised) is met in this sitemap.
- * The first spelling met is the one emitted. Dedupe is per sitemap, never per site: a site-wide set would grow
- * with the number of URLs.
+ * time its page key (PageDedupe) is met in this sitemap, and emitted as that key (the first spelling, normalised).
  */
 export class UrlExpander {
-  private readonly seen = new StringHashSet();
-  // Scratch for `expandAll`: each URL of the step and its hash pair (sized on first use: most sitemaps are small).
+  private readonly dedupe = new PageDedupe();
+  // Scratch for `expandAll`: each URL of the step, rewritten to its page key by the dedupe.
   private readonly urls: string[] = [];
-  private hashes = new Uint32Array(0);
 
   /** The URLs this entry adds, in document order. */
   expand(entry: ParsedUrl): string[] {
@@ -23,26 +19,29 @@ export class UrlExpander {
 
   /** Forgets every URL met, handing the dedupe set's memory on (the sitemap is read): the expander starts afresh. */
   clear(): void {
-    this.seen.clear();
+    this.dedupe.clear();
   }
 
-  /**
-   * The URLs these entries add, in document order, pushed onto `out`. Every URL is hashed first, then all are
-   * probed in one loop: the set is too big to stay in cache, and independent probes let the misses overlap.
-   */
+  /** The URLs these entries add, in document order, pushed onto `out`. */
   expandAll(entries: readonly ParsedUrl[], out: string[]): void {
     const urls = this.urls;
     for (const entry of entries) {
       urls.push(entry.loc);
       for (const alternate of entry.alternates) urls.push(alternate.href);
     }
-    if (this.hashes.length < 2 * urls.length) this.hashes = new Uint32Array(4 * urls.length);
-    const hashes = this.hashes;
-    hashPageKeys(urls, hashes);
-    const seen = this.seen;
-    for (let i = 0; i < urls.length; i++) {
-      if (seen.addHashed(hashes, i)) out.push(urls[i] as string);
-    }
+    const fresh = this.dedupe.admit(urls);
+    for (let i = 0; i < urls.length; i++) if (fresh[i] === 1) out.push(urls[i] as string);
     urls.length = 0;
+  }
+
+  /**
+   * One entry's URLs (its loc at 0, alternate `k` at `k + 1`) as page keys, each a string when new to this sitemap
+   * or null when met before: for a caller that judges each URL by where it came from (a filter by locale).
+   */
+  expandPositions(entry: ParsedUrl): ReadonlyArray<string | null> {
+    const urls = [entry.loc];
+    for (const alternate of entry.alternates) urls.push(alternate.href);
+    const fresh = this.dedupe.admit(urls);
+    return urls.map((url, i) => (fresh[i] === 1 ? url : null));
   }
 }

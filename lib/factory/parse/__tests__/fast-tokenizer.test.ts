@@ -78,6 +78,25 @@ describe('the sitemap tokenizer against the general one', () => {
     }
   });
 
+  it('decodes entities and numeric references inside plain entries (read on the one-match lane) as the general tokenizer does', () => {
+    const plain = (i: number) => `\n  <url>\n    <loc>https://example.com/${i}</loc>\n    <lastmod>2024-01-0${1 + (i % 9)}</lastmod>\n  </url>`;
+    const withReferences = [
+      '<url><loc>https://example.com/q?a=1&amp;b=&lt;2&gt;&amp;c</loc><lastmod>2024-01-01</lastmod></url>',
+      '<url><loc>https://example.com/bare&b&amp&ampx;&amp;</loc><lastmod>&quot;2024&quot;</lastmod><changefreq>&apos;daily&apos;</changefreq><priority>0&amp;5</priority></url>',
+      '<url><loc>https://example.com/n?a=&#x26;&#X41;&#0000065;&#38x&#;&#x;&#</loc><lastmod>&#50;024-01-01</lastmod></url>',
+      '<url><loc>https://example.com/bad&#0;</loc></url>', '<url><loc>https://example.com/bad&#xD800;</loc></url>',
+      '<url><loc>https://example.com/ok</loc><changefreq>&#x110000;</changefreq></url>', '<url><loc>https://example.com/r&#xFFFD;</loc></url>',
+      '<url><loc>https://example.com/e&#x1F600;&#99999999999999999999;&#xfffe;</loc></url>', '<url><loc>&amp;&amp;</loc></url>',
+    ];
+    // A plain entry after each, so the lane (left after a few misses in a row) stays in use.
+    const body = withReferences.flatMap((entry, i) => [plain(i), entry]).join('') + plain(99);
+    const bytes = new TextEncoder().encode(`<urlset>${body}</urlset>`);
+    for (const size of [bytes.length, 97, 13, 5, 1]) {
+      const sizes = Array.from({ length: Math.ceil(bytes.length / size) }, (_, k) => Math.min(size, bytes.length - k * size));
+      expect(observe(bytes, sizes, 'fast')).toBe(observe(bytes, sizes, 'general'));
+    }
+  });
+
   it('completes a token cut at a chunk end whatever its length: inside the joint to the next chunk, past it, past the tail limit', () => {
     const plain = (i: number) => `<url><loc>https://example.com/${i}</loc><lastmod>2024-01-0${1 + (i % 9)}</lastmod></url>\n`;
     // Entries inside the comment: a comment read from anywhere but its start would show them.

@@ -8,11 +8,13 @@ export const MAX_FAST_TAIL_CHARS = 4_096;
 
 /**
  * The usual urlset entry: `<url>` holding `<loc>` and optionally `<lastmod>`, `<changefreq>`, `<priority>` in that
- * order, lower-case names without prefix or attributes, text without `<` or `&`, blanks between the tags. One sticky
+ * order, lower-case names without prefix or attributes, text without `<`, blanks between the tags. One sticky
  * match reads it several times faster than its 14 tokens one by one; anything else does not match and is tokenized.
+ * Text with an `&` (a query string's `&amp;`) is decoded as the general tokenizer decodes it (the 5 entities and
+ * numeric references; a bare `&` stays as written); a reference to no character sends the entry to the token path.
  */
 const PLAIN_ENTRY =
-  /[ \t\r\n]*<url>[ \t\r\n]*<loc>([^<&]*)<\/loc>[ \t\r\n]*(?:<lastmod>([^<&]*)<\/lastmod>[ \t\r\n]*)?(?:<changefreq>([^<&]*)<\/changefreq>[ \t\r\n]*)?(?:<priority>([^<&]*)<\/priority>[ \t\r\n]*)?<\/url>/y;
+  /[ \t\r\n]*<url>[ \t\r\n]*<loc>([^<]*)<\/loc>[ \t\r\n]*(?:<lastmod>([^<]*)<\/lastmod>[ \t\r\n]*)?(?:<changefreq>([^<]*)<\/changefreq>[ \t\r\n]*)?(?:<priority>([^<]*)<\/priority>[ \t\r\n]*)?<\/url>/y;
 /** Chars of a new chunk joined to the token cut at the last one's end: enough to complete any token the tail may hold. */
 const BRIDGE_CHARS = 2 * MAX_FAST_TAIL_CHARS;
 const PLAIN_NAMES: readonly string[] = ['url', 'loc', 'lastmod', 'changefreq', 'priority'];
@@ -65,6 +67,74 @@ const LONGEST_ENTITY = 6;
 function entityAt(s: string, at: number): readonly [string, string] | null {
   for (const entity of ENTITIES) if (s.startsWith(entity[0], at)) return entity;
   return null;
+}
+
+/**
+ * `text` (complete: followed by a tag) with the 5 entities and numeric references decoded as htmlparser2 decodes them
+ * in xmlMode (strict: the `;` is required, else the `&` stays as written; an XML reference is its code point as is),
+ * or null when a reference is to no character (NUL, a surrogate, past U+10FFFF, or U+FFFD itself): the token path
+ * reports that one.
+ */
+function decodeReferences(text: string): string | null {
+  let out = '';
+  let start = 0;
+  for (let amp = text.indexOf('&'); amp !== -1; amp = text.indexOf('&', amp + 1)) {
+    let decoded: string;
+    let after: number;
+    if (text.charCodeAt(amp + 1) === HASH) {
+      const reference = numericReference(text, amp + 2);
+      if (reference === null) continue;
+      if (reference.codePoint === REPLACEMENT) return null;
+      decoded = String.fromCodePoint(reference.codePoint);
+      after = reference.end;
+    } else {
+      const entity = entityAt(text, amp);
+      if (entity === null) continue;
+      decoded = entity[1];
+      after = amp + entity[0].length;
+    }
+    out += text.slice(start, amp) + decoded;
+    start = after;
+    amp = start - 1;
+  }
+  return start === 0 ? text : out + text.slice(start);
+}
+
+const REPLACEMENT = 0xfffd;
+
+/** The numeric reference whose digits start at `at` (after `&#`), ending after its `;`; null when it is not one. */
+function numericReference(text: string, at: number): { codePoint: number; end: number } | null {
+  const hex = (text.charCodeAt(at) | 0x20) === 0x78; // x or X
+  let i = hex ? at + 1 : at;
+  const first = i;
+  let value = 0;
+  for (; i < text.length; i++) {
+    const digit = digitValue(text.charCodeAt(i), hex);
+    if (digit === -1) break;
+    value = value * (hex ? 16 : 10) + digit;
+  }
+  if (i === first || text.charCodeAt(i) !== 0x3b) return null; // no digits, or no ';'
+  const invalid = value === 0 || (value >= 0xd800 && value <= 0xdfff) || value > 0x10ffff;
+  return { codePoint: invalid ? REPLACEMENT : value, end: i + 1 };
+}
+
+function digitValue(c: number, hex: boolean): number {
+  if (c >= 0x30 && c <= 0x39) return c - 0x30;
+  if (!hex) return -1;
+  const lower = c | 0x20;
+  return lower >= 0x61 && lower <= 0x66 ? lower - 0x61 + 10 : -1;
+}
+
+/** The matched fields with references decoded, or null when one refers to no character (the token path reads it). */
+function decodedFields(m: RegExpExecArray): RegExpExecArray | null {
+  for (let i = 1; i <= 4; i++) {
+    const field = m[i];
+    if (field === undefined || field.indexOf('&') === -1) continue;
+    const decoded = decodeReferences(field);
+    if (decoded === null) return null;
+    m[i] = decoded;
+  }
+  return m;
 }
 
 /** True when the text from `at` (an `&`) to the end of the chunk could still become an entity or a numeric reference. */
@@ -203,7 +273,10 @@ export class SitemapTokenStream {
    */
   private plainEntry(s: string, pos: number): number {
     PLAIN_ENTRY.lastIndex = pos;
-    const m = PLAIN_ENTRY.exec(s);
+    const matched = PLAIN_ENTRY.exec(s);
+    // An `&` inside the entry (the next one in the chunk comes before the match's end): its fields are decoded.
+    const amp = matched === null ? -1 : this.ampFrom(s, pos);
+    const m = amp !== -1 && amp < PLAIN_ENTRY.lastIndex && matched !== null ? decodedFields(matched) : matched;
     if (m === null) {
       this.laneMisses += 1;
       return -1;

@@ -29,7 +29,8 @@ describe('page URLs deduplicated within a sitemap', () => {
       entry('https://example.com?q=1'),
       entry('https://example.com/?q=1'),
     ]);
-    expect(urls).toEqual(['https://example.com/a', 'http://example.com:80/b', 'https://example.com', 'https://example.com?q=1']);
+    // The first spelling of each page, normalised: `http://example.com:80/b` is `http://example.com/b`.
+    expect(urls).toEqual(['https://example.com/a', 'http://example.com/b', 'https://example.com/', 'https://example.com/?q=1']);
   });
 
   it('keeps the variants that are other URLs: trailing slash, scheme, port, path and query case', () => {
@@ -45,13 +46,13 @@ describe('page URLs deduplicated within a sitemap', () => {
     expect(expandAll(locs.map((loc) => entry(loc)))).toEqual(locs);
   });
 
-  it('dedupes locs against alternates met before and after, keeping the first spelling', () => {
+  it('dedupes locs against alternates met before and after, keeping the first spelling normalised', () => {
     const urls = expandAll([
       entry('https://example.com/en', [{ hreflang: 'de', href: 'https://EXAMPLE.com/de#top' }]),
       entry('https://example.com/de', [{ hreflang: 'en', href: 'https://example.com/en' }]),
       entry('https://example.com/fr'),
     ]);
-    expect(urls).toEqual(['https://example.com/en', 'https://EXAMPLE.com/de#top', 'https://example.com/fr']);
+    expect(urls).toEqual(['https://example.com/en', 'https://example.com/de', 'https://example.com/fr']);
   });
 
   it('keeps every distinct URL of a large sitemap', () => {
@@ -87,6 +88,14 @@ describe('pageKey', () => {
 });
 
 describe('hashPageKeys', () => {
+  it('gives each URL its page key when asked, the usual loc as itself', () => {
+    const urls = ['https://shop.example.com/a', 'HTTP://Shop.example.com:80/a#x', 'https://example.com'];
+    const keys: string[] = [];
+    hashPageKeys(urls, new Uint32Array(2 * urls.length), keys);
+    expect(keys).toEqual(urls.map(pageKey));
+    expect(keys).toEqual(['https://shop.example.com/a', 'http://shop.example.com/a', 'https://example.com/']);
+  });
+
   // Each URL must get exactly hashInto(pageKey(url)), whether the one-pass path or pageKey hashed it: the set
   // compares hashes, so any difference would be a missed or a false duplicate.
   const viaPageKey = (urls: string[]): Uint32Array => {
