@@ -1,12 +1,12 @@
 import { z } from 'zod';
 import { newJobId } from '../../store/job-id.js';
 import type { JobStore, QueuedWork } from '../../store/job-store.js';
-import { parseRootUrl } from '../discovery/discovery.js';
 import { RequestError } from '../errors.js';
 import { assertHostAllowed, assertUrlAllowed } from '../fetch/index.js';
 import { resolveWalkOptions, type WalkOptions, type WalkOptionsInput } from '../limits.js';
 import { isSiteRoot } from '../sitemap.js';
 import { ValidatorsSchema, type JobStatus, type Validators } from '../types.js';
+import { parseSiteUrl } from '../url/site-url.js';
 import { identityKey } from '../url/url-identity.js';
 import { getJobStatus } from './job-control.js';
 
@@ -78,7 +78,7 @@ function firstUrl(work: QueuedWork): string {
 
 // Refused here (invalid_url, blocked_ssrf) so a caller learns at once, not from a failed job later.
 function checkedUrl(url: string, options: WalkOptions): string {
-  const parsed = parseRootUrl(url);
+  const parsed = parseSiteUrl(url, options.net);
   assertUrlAllowed(parsed, options.net);
   return parsed.href;
 }
