@@ -1,0 +1,38 @@
+// The lint gate of `npm run lint` (and .ci/run): typescript-eslint's recommended rules, the layout's import
+// boundaries, and the line-length limit; formatting itself is Prettier's (`npm run format:check`).
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+
+/** Imports a folder may not make: the tree's layers (README "Layout"). */
+const boundaries = [
+  { files: ['lib/core/**'], banned: ['**/factory/**', '**/store/**', '**/inventory/**', '**/http/**', '**/config/**', '**/cli/**'], why: 'lib/core is the bottom layer' },
+  { files: ['lib/store/**'], banned: ['**/factory/**', '**/inventory/**', '**/http/**', '**/cli/**'], why: 'a store keeps state and atomic steps only' },
+  { files: ['lib/config/**'], banned: ['**/factory/**', '**/store/**', '**/inventory/**', '**/http/**', '**/cli/**'], why: 'the configuration imports no feature folder' },
+  { files: ['lib/factory/**'], banned: ['**/inventory/**', '**/http/**', '**/cli/**'], why: 'the engine knows nothing of the service around it' },
+  { files: ['lib/inventory/**'], banned: ['**/http/**', '**/cli/**'], why: 'the inventory is below the HTTP service' },
+];
+
+export default tseslint.config(
+  { ignores: ['dist/**', 'node_modules/**', '.tmp/**', 'coverage/**', '.vercel/**', 'public/vendor/**'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    languageOptions: { ecmaVersion: 2023, sourceType: 'module', globals: { process: 'readonly', console: 'readonly', Buffer: 'readonly', URL: 'readonly', setTimeout: 'readonly', clearTimeout: 'readonly', setInterval: 'readonly', clearInterval: 'readonly', queueMicrotask: 'readonly', AbortController: 'readonly', AbortSignal: 'readonly', TextDecoder: 'readonly', TextEncoder: 'readonly', fetch: 'readonly', Response: 'readonly', Request: 'readonly', Headers: 'readonly', document: 'readonly', window: 'readonly', sessionStorage: 'readonly', navigator: 'readonly', performance: 'readonly', structuredClone: 'readonly', setImmediate: 'readonly', globalThis: 'readonly', Event: 'readonly', HTMLElement: 'readonly', location: 'readonly', history: 'readonly', Blob: 'readonly', FormData: 'readonly', URLSearchParams: 'readonly', ReadableStream: 'readonly', WritableStream: 'readonly', crypto: 'readonly' } },
+    rules: {
+      '@typescript-eslint/no-explicit-any': 'error',
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none', destructuredArrayIgnorePattern: '^_' }],
+      'max-len': ['error', { code: 160, comments: 160, ignoreUrls: true, ignoreStrings: true, ignoreTemplateLiterals: true, ignoreRegExpLiterals: true }],
+      'no-console': 'error',
+    },
+  },
+  {
+    // The CLI's output, the benchmarks' reports and scripts print by design.
+    files: ['cli/**', 'bench/**', 'scripts/**', 'bin/**', 'public/**', '**/__tests__/**', 'test/**'],
+    rules: { 'no-console': 'off' },
+  },
+  ...boundaries.map(({ files, banned, why }) => ({
+    files,
+    ignores: ['**/__tests__/**'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [{ group: banned, message: why }] }] },
+  })),
+);
