@@ -7,7 +7,7 @@
 import { benchChildChunks } from '../lib/demo/bench-tree.js';
 import { createSitemapParser } from '../lib/factory/parse/index.js';
 import { createUrlMapper } from '../lib/factory/sitemap.js';
-import type { ParsedUrl } from '../lib/factory/types.js';
+import type { ParsedUrl } from '../lib/core/types.js';
 import { cpuMs } from './process-cpu.js';
 import { positiveIntArg } from './script-args.js';
 

@@ -1,4 +1,4 @@
-import type { SitemapEntry } from '../lib/factory/types.js';
+import type { SitemapEntry } from '../lib/core/types.js';
 
 /**
  * `JSON.stringify(entry)` for the entries a walk yields, with `lead` (`{"type":"url",` for NDJSON, `{` for JSON)

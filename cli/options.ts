@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { proxyFromEnv } from '../lib/factory/fetch/proxy.js';
-import { parseResolveEntry, REFUSED_HEADERS, type NetPolicy, type WalkOptionsInput } from '../lib/factory/limits.js';
+import { parseResolveEntry, REFUSED_HEADERS, type NetPolicy, type WalkOptionsInput } from '../lib/core/limits.js';
 import type { FilterOptionsInput } from '../lib/factory/filter/index.js';
 import { UsageError } from './io.js';
 

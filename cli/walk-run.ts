@@ -1,5 +1,5 @@
 import { walkLimits, walkSitemapEvents, walkUrlEvents, type WalkCallOptions, type WalkEvent } from '../lib/factory/sitemap.js';
-import type { SitemapEntry } from '../lib/factory/types.js';
+import type { SitemapEntry } from '../lib/core/types.js';
 import { ValidatorLog } from '../lib/factory/walk/validator-log.js';
 import type { Input } from './inputs.js';
 import type { Io } from './io.js';

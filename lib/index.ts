@@ -11,12 +11,12 @@ export {
   type WalkEvent,
 } from './factory/sitemap.js';
 export { ValidatorLog, validatorKey } from './factory/walk/validator-log.js';
-export { ValidatorsSchema } from './factory/types.js';
+export { ValidatorsSchema } from './core/types.js';
 export { estimateScope } from './factory/scope/scope-estimator.js';
 export { groupByPathPrefix } from './factory/scope/path-grouper.js';
-export { FactoryError, isFactoryError, ERROR_KINDS, type ErrorKind } from './factory/errors.js';
+export { FactoryError, isFactoryError, ERROR_KINDS, type ErrorKind } from './core/errors.js';
 export { compileFilter, FilterOptionsSchema, type FilterOptions, type FilterOptionsInput, type EntryFilter } from './factory/filter/index.js';
-export { DEFAULT_LIMITS, WalkOptionsSchema, type WalkOptions, type WalkOptionsInput, type NetPolicy, type ProxyOptions } from './factory/limits.js';
+export { DEFAULT_LIMITS, WalkOptionsSchema, type WalkOptions, type WalkOptionsInput, type NetPolicy, type ProxyOptions } from './core/limits.js';
 export { closeAgents } from './factory/fetch/agent.js';
 export { useLogger, type LoggerLike } from './utils/logger.js';
-export type * from './factory/types.js';
+export type * from './core/types.js';

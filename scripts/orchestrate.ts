@@ -11,7 +11,7 @@
 import { createWriteStream, type WriteStream } from 'node:fs';
 import { once } from 'node:events';
 import { parseArgs } from 'node:util';
-import type { JobStatus } from '../lib/factory/types.js';
+import type { JobStatus } from '../lib/core/types.js';
 import { DiscoverApiError, DiscoverClient, type RetryEvent } from '../lib/http/discover-client.js';
 
 /** What one run did, printed as the last line. */

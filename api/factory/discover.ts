@@ -1,4 +1,4 @@
-import { RequestError } from '../../lib/factory/errors.js';
+import { RequestError } from '../../lib/core/errors.js';
 import { createJob, getJobStatus, readJobShard, retryStalledJob, runSlice, stopJob } from '../../lib/factory/jobs/index.js';
 import { DEFAULT_SLICE_BUDGET_MS, SLICE_HARD_LIMIT_MS } from '../../lib/http/api-limits.js';
 import { handle, preflight } from '../../lib/http/handler.js';

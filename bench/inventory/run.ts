@@ -14,7 +14,7 @@ import { openInventoryDb } from '../../lib/inventory/open-db.js';
 import { removeWhatIsGone } from '../../lib/inventory/removal.js';
 import { createSite } from '../../lib/inventory/sites.js';
 import { finishSync, getSync, insertSync } from '../../lib/inventory/syncs.js';
-import type { ShardEntry } from '../../lib/factory/types.js';
+import type { ShardEntry } from '../../lib/core/types.js';
 import { newJobId } from '../../lib/store/job-id.js';
 
 const { values } = parseArgs({

@@ -8,7 +8,7 @@ import { once } from 'node:events';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { walkSitemapEvents } from '../../lib/factory/sitemap.js';
-import type { Validators } from '../../lib/factory/types.js';
+import type { Validators } from '../../lib/core/types.js';
 import { ValidatorLog } from '../../lib/factory/walk/validator-log.js';
 import { markedJson, READY_MARKER, type TreeReady } from '../harness/protocol.js';
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startLoopbackServer, routeTable, type CannedResponse, type LoopbackServer } from '../../lib/demo/loopback-server.js';
-import { PathGroupSchema, ScopeEstimateSchema } from '../../lib/factory/types.js';
+import { PathGroupSchema, ScopeEstimateSchema } from '../../lib/core/types.js';
 import { indexXml, pageUrls, urlsetXml } from '../../test/helpers/sitemap-xml.js';
 import { ndjson, runCli } from '../../test/helpers/run-cli.js';
 

@@ -1,5 +1,5 @@
 import { discover } from '../../lib/factory/discovery/discovery.js';
-import { resolveWalkOptions } from '../../lib/factory/limits.js';
+import { resolveWalkOptions } from '../../lib/core/limits.js';
 import { resolveInput } from '../inputs.js';
 import { UsageError, type Io } from '../io.js';
 import { walkOptionsFrom, type CommonFlags } from '../options.js';

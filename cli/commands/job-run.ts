@@ -1,6 +1,6 @@
 import { createJob, getJobStatus, readJobShard, retryStalledJob, runSlice } from '../../lib/factory/jobs/index.js';
-import type { NetPolicyInput } from '../../lib/factory/limits.js';
-import type { JobStalled, JobStatus } from '../../lib/factory/types.js';
+import type { NetPolicyInput } from '../../lib/core/limits.js';
+import type { JobStalled, JobStatus } from '../../lib/core/types.js';
 import type { JobStore } from '../../lib/store/job-store.js';
 import { assertJobId } from '../../lib/store/job-id.js';
 import { MemoryJobStore } from '../../lib/store/memory-job-store.js';

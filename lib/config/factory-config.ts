@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { FactoryError } from '../factory/errors.js';
-import { parseResolveEntry, type NetPolicy } from '../factory/limits.js';
+import { FactoryError } from '../core/errors.js';
+import { parseResolveEntry, type NetPolicy } from '../core/limits.js';
 import { createLogger } from '../utils/logger.js';
 
 const log = createLogger('config');

@@ -1,10 +1,10 @@
 import { discover, fallbackAfterRobots, parseRootUrl } from './discovery/discovery.js';
-import { isFactoryError } from './errors.js';
-import { resolveWalkOptions, type WalkOptions, type WalkOptionsInput } from './limits.js';
+import { isFactoryError } from '../core/errors.js';
+import { resolveWalkOptions, type WalkOptions, type WalkOptionsInput } from '../core/limits.js';
 import { compileFilter, type EntryFilter } from './filter/index.js';
 import { localeFromPath, localeOf, normaliseHreflang, pathnameOfValidUrl, pathPrefixOfPathname } from './scope/locale.js';
 import { readSitemap, type ItemMapper, type ReadSitemapContext, type SitemapOpener } from './walk/sitemap-reader.js';
-import type { ParsedUrl, ShardEntry, SitemapEntry, SitemapRef, SitemapValidator, Validators, WalkState } from './types.js';
+import type { ParsedUrl, ShardEntry, SitemapEntry, SitemapRef, SitemapValidator, Validators, WalkState } from '../core/types.js';
 import { UrlExpander } from './url/url-expander.js';
 import { parseSiteUrl } from './url/site-url.js';
 import { PageDedupe } from './url/page-dedupe.js';

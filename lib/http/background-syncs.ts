@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { factoryConfig } from '../config/factory-config.js';
-import { isFactoryError } from '../factory/errors.js';
+import { isFactoryError } from '../core/errors.js';
 import { DEFAULT_DB_DIR } from '../inventory/open-db.js';
 import { advanceSync, type SyncRuntime } from '../inventory/sync-driver.js';
 import { createLogger } from '../utils/logger.js';

@@ -1,8 +1,8 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { z } from 'zod';
-import { JobStatusSchema, type JobStatus } from '../factory/types.js';
+import { JobStatusSchema, type JobStatus } from '../core/types.js';
 import { SLICE_HARD_LIMIT_MS } from './api-limits.js';
-import type { CallerOptions } from './request-schemas.js';
+import type { CallerOptions } from '../core/limits.js';
 
 /** Answers worth another try: the server is restarting, overloaded, or lost the call. 4xx answers are final. */
 const RETRYABLE_STATUSES = new Set([

@@ -1,27 +1,7 @@
 import { z } from 'zod';
 import { DEFAULT_SLICE_BUDGET_MS } from './api-limits.js';
-import { FilterOptionsSchema } from '../factory/filter/index.js';
+import { CallerOptionsSchema } from '../core/limits.js';
 
-/** Limits a caller may set on a job; the network policy is the server's, never the caller's. */
-export const CallerOptionsSchema = z
-  .object({
-    maxDepth: z.number().int().nonnegative().max(1_000),
-    maxUrls: z.number().int().positive(),
-    maxUrlsPerSitemap: z.number().int().positive().max(50_000),
-    maxChildrenPerIndex: z.number().int().positive().max(50_000),
-    maxSitemaps: z.number().int().positive().max(100_000),
-    maxUrlLength: z.number().int().positive().max(8_192),
-    maxUncompressedBytes: z.number().int().positive().max(52_428_800),
-    maxDownloadBytes: z.number().int().positive().max(54_525_952),
-    timeoutMs: z.number().int().positive().max(60_000),
-    concurrency: z.number().int().positive().max(16),
-    userAgent: z.string().min(1).max(200),
-    /** The same entry filters as the library and the CLI (the wizard's "sub-tree" choice). */
-    filter: FilterOptionsSchema,
-  })
-  .partial()
-  .strict();
-export type CallerOptions = z.infer<typeof CallerOptionsSchema>;
 
 const budgetMs = z.number().int().positive().max(DEFAULT_SLICE_BUDGET_MS);
 

@@ -1,6 +1,6 @@
 import { timingSafeEqual, createHash } from 'node:crypto';
 import { z } from 'zod';
-import { RequestError } from '../factory/errors.js';
+import { RequestError } from '../core/errors.js';
 import type { FactoryConfig } from '../config/factory-config.js';
 
 /** Request bodies are tiny JSON documents; anything larger is refused before parsing. */

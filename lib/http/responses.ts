@@ -1,5 +1,5 @@
 import { ZodError } from 'zod';
-import { isFactoryError, type ErrorKind } from '../factory/errors.js';
+import { isFactoryError, type ErrorKind } from '../core/errors.js';
 import { createLogger } from '../utils/logger.js';
 
 const log = createLogger('http:responses');

@@ -1,5 +1,5 @@
 import { ConfigError, factoryConfig, STORE_VARIABLES_HINT, type FactoryConfig } from '../config/factory-config.js';
-import type { NetPolicy } from '../factory/limits.js';
+import type { NetPolicy } from '../core/limits.js';
 import type { JobStore } from '../store/job-store.js';
 import { openConfiguredStore } from '../store/open-job-store.js';
 import { WarmHandle } from '../utils/warm-handle.js';

@@ -6,7 +6,7 @@ import { parseQuery, readJsonBody } from './request.js';
 import { errorResponse, json } from './responses.js';
 import type { ServiceContext } from './service.js';
 import { SITES_BASE, type SitesPath } from './sites-path.js';
-import { isFactoryError, RequestError } from '../factory/errors.js';
+import { isFactoryError, RequestError } from '../core/errors.js';
 import type { Sync } from '../inventory/schemas.js';
 import { deleteSite } from '../inventory/site-deletion.js';
 import { createSite, getSite, SiteOptionsPatchSchema, SiteOptionsSchema, updateSite } from '../inventory/sites.js';

@@ -1,4 +1,4 @@
-import { RequestError } from '../factory/errors.js';
+import { RequestError } from '../core/errors.js';
 import { assertSiteId } from '../inventory/sites.js';
 import { assertSyncId } from '../inventory/syncs.js';
 

@@ -1,6 +1,6 @@
 import { readFile, stat } from 'node:fs/promises';
 import { extname, join, resolve, sep } from 'node:path';
-import { FactoryError } from '../factory/errors.js';
+import { FactoryError } from '../core/errors.js';
 
 /** Content types of the files the console ships; anything else is served as bytes. */
 const CONTENT_TYPES: Record<string, string> = {

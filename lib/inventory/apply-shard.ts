@@ -4,7 +4,7 @@ import type { SiteFilter } from './schemas.js';
 import { resolveSitemapIds } from './sitemap-ids.js';
 import { UPSERT_BATCH_SQL } from './upsert-sql.js';
 import { localeOf, pathPrefixOf } from '../factory/scope/locale.js';
-import type { ShardEntry } from '../factory/types.js';
+import type { ShardEntry } from '../core/types.js';
 
 /** At most this many URLs a transaction (DESIGN "Inventory"). */
 export const BATCH_ROWS = 500;

@@ -1,5 +1,5 @@
 import { ConfigError } from '../config/factory-config.js';
-import { isFactoryError } from '../factory/errors.js';
+import { isFactoryError } from '../core/errors.js';
 import { StoreError } from '../store/store-errors.js';
 
 /** What DATABASE_URL must look like; the message never repeats the value (it carries the password). */

@@ -2,7 +2,7 @@ import { closeSync, openSync, readFileSync, statSync, unlinkSync, writeSync } fr
 import { hostname } from 'node:os';
 import { join, resolve } from 'node:path';
 import { z } from 'zod';
-import { RequestError } from '../factory/errors.js';
+import { RequestError } from '../core/errors.js';
 
 /**
  * One writer per embedded database. PGlite has no lock of its own: two processes on one folder both "work" and the

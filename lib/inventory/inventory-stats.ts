@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { Queryable } from './db.js';
 import { parseRows } from './schemas.js';
-import { FactoryError } from '../factory/errors.js';
+import { FactoryError } from '../core/errors.js';
 
 /** What the health route reports of the inventory: sites, running syncs and how long the oldest has run. */
 export const InventoryStatsSchema = z.object({

@@ -1,4 +1,4 @@
-import type { ReportedError } from '../factory/types.js';
+import type { ReportedError } from '../core/types.js';
 import { validatorKey } from '../factory/walk/validator-log.js';
 import { sitemapFate } from '../factory/walk/walk-policy.js';
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ChangefreqSchema, JobStateSchema } from '../factory/types.js';
+import { ChangefreqSchema, JobStateSchema } from '../core/types.js';
 
 /** A site id: lower-case letters, digits, `.`, `_`, `-`, starting with a letter or digit, at most 100 characters. */
 export const SiteIdSchema = z.string().regex(/^[a-z0-9][a-z0-9._-]{0,99}$/, 'siteId must be 1-100 of a-z 0-9 . _ - starting with a letter or digit');

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { InventoryDb } from './db.js';
 import { SiteSummarySchema, parseRows, type SiteSummary } from './schemas.js';
 import { SITE_COLUMNS, SYNC_COLUMNS } from './sql-columns.js';
-import { RequestError } from '../factory/errors.js';
+import { RequestError } from '../core/errors.js';
 
 /** Largest page of the site list. */
 export const MAX_SITE_PAGE = 1_000;

@@ -1,8 +1,8 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { parseRootUrl } from '../factory/discovery/discovery.js';
-import { FactoryError } from '../factory/errors.js';
+import { FactoryError } from '../core/errors.js';
 import { assertHostAllowed } from '../factory/fetch/index.js';
-import type { NetPolicy } from '../factory/limits.js';
+import type { NetPolicy } from '../core/limits.js';
 
 /** How long the DNS part of the check may take: a name that does not answer in time is left to the sync's own checks. */
 const DNS_CHECK_MS = 3_000;

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { InventoryDb } from './db.js';
 import { BATCH_ROWS } from './apply-shard.js';
-import { ValidatorsSchema, type Validators } from '../factory/types.js';
+import { ValidatorsSchema, type Validators } from '../core/types.js';
 
 const RowSchema = z.object({ key: z.string(), etag: z.string().nullable(), lastModified: z.string().nullable(), lastmod: z.string().nullable() });
 

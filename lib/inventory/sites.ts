@@ -3,9 +3,8 @@ import type { InventoryDb } from './db.js';
 import { SiteIdSchema, SiteSchema, SiteFilterSchema, parseRows, type Site } from './schemas.js';
 import { checkSiteRoot } from './site-root.js';
 import { SITE_COLUMNS } from './sql-columns.js';
-import { RequestError } from '../factory/errors.js';
-import type { NetPolicy } from '../factory/limits.js';
-import { CallerOptionsSchema } from '../http/request-schemas.js';
+import { RequestError } from '../core/errors.js';
+import { CallerOptionsSchema, type NetPolicy } from '../core/limits.js';
 
 /** A site's stored options: the caller's job limits and the sub-tree filter the wizard chose. */
 export const SiteOptionsSchema = CallerOptionsSchema.extend({ filter: SiteFilterSchema.optional() }).strict();

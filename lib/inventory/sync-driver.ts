@@ -5,10 +5,10 @@ import { readSiteValidators, replaceSiteValidators } from './site-validators.js'
 import type { Sync } from './schemas.js';
 import { getSite, SiteOptionsSchema } from './sites.js';
 import { appliedShards, conflictWith, finishSync, getSync, insertSync, recordJobStatus, runningSync } from './syncs.js';
-import { isFactoryError } from '../factory/errors.js';
+import { isFactoryError } from '../core/errors.js';
 import { createJob, getJobStatus, readJobShardEntries, runSlice, stopJob } from '../factory/jobs/index.js';
-import type { NetPolicy } from '../factory/limits.js';
-import type { JobStatus, ReportedError } from '../factory/types.js';
+import type { NetPolicy } from '../core/limits.js';
+import type { JobStatus, ReportedError } from '../core/types.js';
 import { MAX_ERRORS_KEPT, type JobStore } from '../store/job-store.js';
 import { newJobId } from '../store/job-id.js';
 import { createLogger } from '../utils/logger.js';

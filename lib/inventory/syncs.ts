@@ -2,8 +2,8 @@ import { z } from 'zod';
 import type { InventoryDb } from './db.js';
 import { SyncDetailSchema, SyncSchema, parseRows, type FailedSitemap, type Sync, type SyncDetail } from './schemas.js';
 import { SYNC_COLUMNS } from './sql-columns.js';
-import { RequestError } from '../factory/errors.js';
-import type { JobState, JobStatus, ReportedError } from '../factory/types.js';
+import { RequestError } from '../core/errors.js';
+import type { JobState, JobStatus, ReportedError } from '../core/types.js';
 import { sitemapFate } from '../factory/walk/walk-policy.js';
 import { JobIdSchema } from '../store/job-id.js';
 

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { InventoryDb } from './db.js';
 import { HistoryRowSchema, UrlRowSchema, parseRows, type HistoryRow, type UrlRow } from './schemas.js';
 import { URL_COLUMNS } from './sql-columns.js';
-import { RequestError } from '../factory/errors.js';
+import { RequestError } from '../core/errors.js';
 import { normaliseHreflang } from '../factory/scope/locale.js';
 
 /** Largest page of a URL listing. */

@@ -1,6 +1,6 @@
 import { randomBytes, randomFillSync } from 'node:crypto';
 import { z } from 'zod';
-import { RequestError } from '../factory/errors.js';
+import { RequestError } from '../core/errors.js';
 
 const JOB_ID = /^[A-Za-z0-9_-]{22}$/;
 

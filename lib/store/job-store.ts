@@ -1,4 +1,4 @@
-import type { JobCycle, JobState, ReportedError, ShardEntry, SitemapValidator, Validators } from '../factory/types.js';
+import type { JobCycle, JobState, ReportedError, ShardEntry, SitemapValidator, Validators } from '../core/types.js';
 import type { JobMeta, JobMetaInput, StatusParts, WorkItem } from './records.js';
 
 /** URLs a shard holds at most; the runner cuts a sitemap's URLs into shards of this size. */

@@ -1,5 +1,5 @@
-import type { JobState } from '../factory/types.js';
-import { Frontier, urlLimitError } from '../factory/walk/frontier.js';
+import type { JobState } from '../core/types.js';
+import { Frontier, urlLimitError } from '../core/frontier.js';
 import {
   MAX_CYCLES_KEPT,
   MAX_ERRORS_KEPT,

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { WalkOptionsSchema } from '../factory/limits.js';
+import { WalkOptionsSchema } from '../core/limits.js';
 import {
   ChangefreqSchema,
   JobCycleSchema,
@@ -14,7 +14,7 @@ import {
   type ReportedError,
   type ShardEntry,
   type SitemapRef,
-} from '../factory/types.js';
+} from '../core/types.js';
 import { JobIdSchema } from './job-id.js';
 import { StoreError } from './store-errors.js';
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { SitemapValidatorSchema, type ShardEntry, type SitemapValidator, type Validators } from '../factory/types.js';
+import { SitemapValidatorSchema, type ShardEntry, type SitemapValidator, type Validators } from '../core/types.js';
 import { createLogger } from '../utils/logger.js';
 import { assertJobId } from './job-id.js';
 import {

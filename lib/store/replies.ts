@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { JobStateSchema } from '../factory/types.js';
+import { JobStateSchema } from '../core/types.js';
 import type { ClaimResult, CommitResult, EnqueueResult, FinishResult } from './job-store.js';
 import { pairsToObject, parseJsonRecord, parseRecord, StatusHashSchema, statusPartsFrom, WorkItemSchema, type StatusParts } from './records.js';
 import { jobNotFound, StoreError } from './store-errors.js';

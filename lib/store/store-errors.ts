@@ -1,4 +1,4 @@
-import { FactoryError, RequestError, type ErrorKind } from '../factory/errors.js';
+import { FactoryError, RequestError, type ErrorKind } from '../core/errors.js';
 
 /** Why a store call failed: its records cannot be trusted, or the store could not serve it right now. */
 export type StoreFailure = 'corrupt' | 'foreign' | 'unavailable';

@@ -1,7 +1,7 @@
 // The discover handler called directly with web Requests, over a private Redis: start, continue, status, shards, stop.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDemoSite, type DemoSite } from '../../../lib/demo/demo-site.js';
-import type { JobStatus } from '../../../lib/factory/types.js';
+import type { JobStatus } from '../../../lib/core/types.js';
 import { resetServiceStore } from '../../../lib/http/service.js';
 import { startTestRedis, type TestRedis } from '../../../test/helpers/redis-server.js';
 import {

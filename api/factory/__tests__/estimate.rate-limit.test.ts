@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startLoopbackServer, type LoopbackServer } from '../../../lib/demo/loopback-server.js';
 import { expectError, postRequest } from '../../../lib/http/__tests__/http-fixtures.js';
-import { ScopeEstimateSchema } from '../../../lib/factory/types.js';
+import { ScopeEstimateSchema } from '../../../lib/core/types.js';
 import * as estimate from '../estimate.js';
 
 const ESTIMATE = '/api/factory/estimate';

@@ -2,7 +2,7 @@
 // curl would send them: the route mapping, the job flow over Redis, refusals, auth, and a clean stop.
 import { request as httpRequest } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { JobStatus } from '../../../lib/factory/types.js';
+import type { JobStatus } from '../../../lib/core/types.js';
 import { startDemoSite, type DemoSite } from '../../../lib/demo/demo-site.js';
 import { freePort, startTestRedis, type TestRedis } from '../../../test/helpers/redis-server.js';
 import {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseResolveEntry } from '../limits.js';
+import { parseResolveEntry } from '../../core/limits.js';
 
 describe('parseResolveEntry (--resolve and FACTORY_RESOLVE)', () => {
   it('reads HOST:PORT:ADDR, lower-casing the host, with a bracketed IPv6 address', () => {

@@ -2,9 +2,9 @@
 // normalised, with the first entry's fields.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { routeTable, startLoopbackServer, type LoopbackServer } from '../../demo/loopback-server.js';
-import { resolveWalkOptions } from '../limits.js';
+import { resolveWalkOptions } from '../../core/limits.js';
 import { readSitemapShardEntries } from '../sitemap.js';
-import type { ShardEntry } from '../types.js';
+import type { ShardEntry } from '../../core/types.js';
 import { urlsetXml } from '../../../test/helpers/sitemap-xml.js';
 
 let site: LoopbackServer;

@@ -1,9 +1,9 @@
-import { isFactoryError } from '../errors.js';
+import { isFactoryError } from '../../core/errors.js';
 import { assertUrlAllowed, probeUrl } from '../fetch/index.js';
-import type { WalkOptions } from '../limits.js';
+import type { WalkOptions } from '../../core/limits.js';
 import { robotsRequestOptions } from '../fetch/request-options.js';
 import { fetchRobotsTxt, isPathAllowed, robotsOf, type RobotsResult, type RobotsRule } from './robots.js';
-import type { ReportedError } from '../types.js';
+import type { ReportedError } from '../../core/types.js';
 import { tryIdentityKey } from '../url/url-identity.js';
 import { parseHttpUrl, parseSiteUrl } from '../url/site-url.js';
 import { createLogger } from '../../utils/logger.js';

@@ -1,6 +1,6 @@
-import { FactoryError, isFactoryError } from '../errors.js';
+import { FactoryError, isFactoryError } from '../../core/errors.js';
 import { readTextCapped, safeRequest } from '../fetch/index.js';
-import type { WalkOptions } from '../limits.js';
+import type { WalkOptions } from '../../core/limits.js';
 import { robotsRequestOptions } from '../fetch/request-options.js';
 import { parseRobotsTxt, type RobotsTxt } from './robots-rules.js';
 import { createLogger } from '../../utils/logger.js';

@@ -1,6 +1,6 @@
 import { isIPv6 } from 'node:net';
 import type { buildConnector as BuildConnector, Dispatcher } from 'undici';
-import type { NetPolicy, ProxyOptions } from '../limits.js';
+import type { NetPolicy, ProxyOptions } from '../../core/limits.js';
 import { createLogger } from '../../utils/logger.js';
 import { effectivePort, policyKey, type Target } from './net-policy.js';
 import { resolveTarget } from './resolve-target.js';

@@ -1,4 +1,4 @@
-import { FetchError } from '../errors.js';
+import { FetchError } from '../../core/errors.js';
 
 /**
  * One wall-clock budget for a whole request (connect, redirects, headers, body), merged with the caller's signal.

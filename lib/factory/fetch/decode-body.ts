@@ -1,6 +1,6 @@
 import type { Transform } from 'node:stream';
 import { createBrotliDecompress, createGunzip, createInflate, createInflateRaw } from 'node:zlib';
-import { LimitError, ParseError } from '../errors.js';
+import { LimitError, ParseError } from '../../core/errors.js';
 import { plainName } from '../parse/parse-error.js';
 import { createLogger } from '../../utils/logger.js';
 import { peekBytes, slices } from './byte-stream.js';

@@ -1,4 +1,4 @@
-import { FetchError, isFactoryError } from '../errors.js';
+import { FetchError, isFactoryError } from '../../core/errors.js';
 import { createLogger } from '../../utils/logger.js';
 import type { Deadline } from './deadline.js';
 

@@ -1,5 +1,5 @@
 import type { Dispatcher } from 'undici';
-import { FetchError } from '../errors.js';
+import { FetchError } from '../../core/errors.js';
 import { printableUrl } from '../url/site-url.js';
 import { createLogger } from '../../utils/logger.js';
 import { agentFor, proxyAgentFor } from './agent.js';

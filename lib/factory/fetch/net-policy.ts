@@ -1,5 +1,5 @@
 import { isIPv6 } from 'node:net';
-import type { NetPolicy } from '../limits.js';
+import type { NetPolicy } from '../../core/limits.js';
 
 /** The place a request goes: URL-style host (IPv6 in brackets), effective port, and the URL for messages. */
 export interface Target {

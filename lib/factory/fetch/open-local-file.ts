@@ -1,7 +1,7 @@
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
-import { FactoryError, LimitError } from '../errors.js';
+import { FactoryError, LimitError } from '../../core/errors.js';
 import { decodeBody } from './decode-body.js';
 import type { OpenSitemapOptions, OpenedSitemap } from './types.js';
 

@@ -1,4 +1,4 @@
-import { FetchError, LimitError } from '../errors.js';
+import { FetchError, LimitError } from '../../core/errors.js';
 import { createLogger } from '../../utils/logger.js';
 import { decodeBody } from './decode-body.js';
 import { sendRequest } from './http-client.js';

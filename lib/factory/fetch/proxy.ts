@@ -1,4 +1,4 @@
-import type { ProxyOptions } from '../limits.js';
+import type { ProxyOptions } from '../../core/limits.js';
 
 /** Whether a NO_PROXY entry (`host`, `host:port`, `.suffix`, `*.suffix`, `*`) covers this URL's host. */
 function bypasses(entry: string, url: URL): boolean {

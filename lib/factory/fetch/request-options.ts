@@ -1,5 +1,5 @@
 import type { OpenSitemapOptions, RequestOptions } from './index.js';
-import type { WalkOptions } from '../limits.js';
+import type { WalkOptions } from '../../core/limits.js';
 
 /** The request settings every fetch of a walk shares: headers, proxy, politeness and retries. */
 function shared(options: WalkOptions) {

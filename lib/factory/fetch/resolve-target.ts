@@ -1,6 +1,6 @@
 import { lookup } from 'node:dns/promises';
-import { FetchError } from '../errors.js';
-import type { NetPolicy } from '../limits.js';
+import { FetchError } from '../../core/errors.js';
+import type { NetPolicy } from '../../core/limits.js';
 import { createLogger } from '../../utils/logger.js';
 import { classifyAddress } from './ip-classifier.js';
 import { pinnedAddress, targetOf, type Target } from './net-policy.js';

@@ -1,5 +1,5 @@
 import type { Readable } from 'node:stream';
-import { LimitError } from '../errors.js';
+import { LimitError } from '../../core/errors.js';
 import { createLogger } from '../../utils/logger.js';
 import type { Deadline } from './deadline.js';
 import { drainReadable } from './drain-readable.js';

@@ -1,6 +1,6 @@
 import { isIP } from 'node:net';
-import { FetchError } from '../errors.js';
-import type { NetPolicy } from '../limits.js';
+import { FetchError } from '../../core/errors.js';
+import type { NetPolicy } from '../../core/limits.js';
 import { createLogger } from '../../utils/logger.js';
 import { classifyAddress, type AddressClass } from './ip-classifier.js';
 import { isHostAllowed, pinnedAddress, targetOf, type Target } from './net-policy.js';

@@ -1,4 +1,4 @@
-import type { NetPolicy, ProxyOptions } from '../limits.js';
+import type { NetPolicy, ProxyOptions } from '../../core/limits.js';
 
 /** How one request is made and bounded. */
 export interface RequestOptions {

@@ -1,7 +1,7 @@
 import { getDomain } from 'tldts';
 import { classifySegment, leadingSegments, normaliseHreflang } from '../scope/locale.js';
-import type { SitemapRef } from '../types.js';
-import { FilterOptionsSchema, isRegexLiteral, toRegExp, type FilterOptions, type FilterOptionsInput } from './filter-options.js';
+import type { SitemapRef } from '../../core/types.js';
+import { FilterOptionsSchema, isRegexLiteral, toRegExp, type FilterOptions, type FilterOptionsInput } from '../../core/filter-options.js';
 import { globToRegExp } from './glob.js';
 
 /** What a filter looks at: one page URL (a loc or an hreflang alternate), its lastmod and its locale. */

@@ -1,11 +1,11 @@
 import { z } from 'zod';
 import { newJobId } from '../../store/job-id.js';
 import type { JobStore, QueuedWork } from '../../store/job-store.js';
-import { RequestError } from '../errors.js';
+import { RequestError } from '../../core/errors.js';
 import { assertHostAllowed, assertUrlAllowed } from '../fetch/index.js';
-import { resolveWalkOptions, type WalkOptions, type WalkOptionsInput } from '../limits.js';
+import { resolveWalkOptions, type WalkOptions, type WalkOptionsInput } from '../../core/limits.js';
 import { isSiteRoot } from '../sitemap.js';
-import { ValidatorsSchema, type JobStatus, type Validators } from '../types.js';
+import { ValidatorsSchema, type JobStatus, type Validators } from '../../core/types.js';
 import { parseSiteUrl } from '../url/site-url.js';
 import { identityKey } from '../url/url-identity.js';
 import { getJobStatus } from './job-control.js';

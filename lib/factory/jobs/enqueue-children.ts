@@ -1,5 +1,5 @@
 import { SHARD_SIZE, type QueuedWork } from '../../store/job-store.js';
-import type { ReportedError, SitemapRef } from '../types.js';
+import type { ReportedError, SitemapRef } from '../../core/types.js';
 import { sitemapKey, sitemapLimitError, type RootOrigin } from '../walk/walk-policy.js';
 import { haltSlice, type SliceContext } from './slice-context.js';
 

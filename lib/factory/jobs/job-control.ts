@@ -1,5 +1,5 @@
 import type { JobStore } from '../../store/job-store.js';
-import type { JobStatus, ShardEntry } from '../types.js';
+import type { JobStatus, ShardEntry } from '../../core/types.js';
 import { jobStatusOf } from './job-status.js';
 
 /** Stops a job: it answers `stopped` at once, and running slices halt at their next store step. */

@@ -1,5 +1,5 @@
 import type { StatusParts } from '../../store/records.js';
-import type { JobStatus } from '../types.js';
+import type { JobStatus } from '../../core/types.js';
 import { stalledOf } from './stall-policy.js';
 
 /** The API's JobStatus from a store's status parts: the one place that shape is built. */

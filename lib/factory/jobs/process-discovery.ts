@@ -1,7 +1,7 @@
 import { discover, FALLBACK_SITEMAP_PATHS, fallbackAfterRobotsOf, type Discovery } from '../discovery/discovery.js';
-import { toFactoryError, type FactoryError } from '../errors.js';
+import { toFactoryError, type FactoryError } from '../../core/errors.js';
 import { noSitemapError } from '../walk/walk-policy.js';
-import type { ReportedError } from '../types.js';
+import type { ReportedError } from '../../core/types.js';
 import { enqueueRefs, newTally } from './enqueue-children.js';
 import { finishWork, releaseWork } from './finish-work.js';
 import type { ClaimedWork } from '../../store/job-store.js';

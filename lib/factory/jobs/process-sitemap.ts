@@ -1,11 +1,11 @@
 import { SHARD_SIZE, type ClaimedWork, type FinishRequest } from '../../store/job-store.js';
 import { activeSitemapOf } from '../../store/records.js';
-import { FactoryError, toFactoryError } from '../errors.js';
+import { FactoryError, toFactoryError } from '../../core/errors.js';
 import type { SitemapReadEvent, SitemapReadSummary } from '../walk/sitemap-reader.js';
 import { readSitemapShardEntries } from '../sitemap.js';
-import type { ActiveSitemap, ShardEntry, SitemapRef, SitemapValidator } from '../types.js';
+import type { ActiveSitemap, ShardEntry, SitemapRef, SitemapValidator } from '../../core/types.js';
 import { validatorKey } from '../walk/validator-log.js';
-import { rootFailure } from '../walk/frontier.js';
+import { rootFailure } from '../../core/frontier.js';
 import { duplicateChildren, redirectTarget, reportedError, whenAllRootsFail } from '../walk/walk-policy.js';
 import { enqueueRefs, newTally, refusedChildrenErrors, type ChildTally } from './enqueue-children.js';
 import { releaseWork, tryFinishWork } from './finish-work.js';

@@ -1,5 +1,5 @@
 import { SHARD_SIZE, type ClaimedWork, type FinalShard } from '../../store/job-store.js';
-import type { ShardEntry } from '../types.js';
+import type { ShardEntry } from '../../core/types.js';
 import { haltSlice, type SliceContext } from './slice-context.js';
 
 /**

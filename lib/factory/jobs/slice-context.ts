@@ -4,7 +4,7 @@ import type { JobMeta } from '../../store/records.js';
 import type { Logger } from '../../utils/logger.js';
 import type { LeaseKeeper } from './lease-heartbeat.js';
 import type { ReadSlots } from './read-slots.js';
-import type { WalkOptions } from '../limits.js';
+import type { WalkOptions } from '../../core/limits.js';
 import type { SliceClock } from './slice-clock.js';
 import { MAX_CLAIMS_WITHOUT_PROGRESS } from './stall-policy.js';
 import type { Wakeup } from './wakeup.js';

@@ -1,5 +1,5 @@
 import type { StatusParts, WorkItem } from '../../store/records.js';
-import type { JobStalled } from '../types.js';
+import type { JobStalled } from '../../core/types.js';
 
 /**
  * Claims a piece of work may take without its offset moving (no shard committed, no child queued) before the claim

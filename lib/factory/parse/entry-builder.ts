@@ -1,4 +1,4 @@
-import type { Alternate, Changefreq, SitemapImage, SitemapNews, SitemapVideo } from '../types.js';
+import type { Alternate, Changefreq, SitemapImage, SitemapNews, SitemapVideo } from '../../core/types.js';
 import { Ctx, Field } from './element-context.js';
 import { newImage, newNews, newVideo, setImageField, setNewsField, setVideoField } from './extension-builder.js';
 import { feedDate, parseChangefreq, parsePriority, textOrNull, w3cDatetime } from './field-values.js';

@@ -1,4 +1,4 @@
-import type { SitemapImage, SitemapNews, SitemapVideo } from '../types.js';
+import type { SitemapImage, SitemapNews, SitemapVideo } from '../../core/types.js';
 import { Field } from './element-context.js';
 import { parseDecimal, parseYesNo, splitKeywords, textOrNull } from './field-values.js';
 

@@ -1,4 +1,4 @@
-import type { Changefreq } from '../types.js';
+import type { Changefreq } from '../../core/types.js';
 
 /** Trimmed text, or null when nothing is left. */
 export function textOrNull(text: string): string | null {

@@ -1,4 +1,4 @@
-import type { ParsedUrl } from '../types.js';
+import type { ParsedUrl } from '../../core/types.js';
 import type { DropCounts, DropReason, ParsedItem } from './types.js';
 
 /** Collects the items a chunk completes and counts everything kept or dropped. */

@@ -1,4 +1,4 @@
-import { type ErrorKind, ParseError } from '../errors.js';
+import { type ErrorKind, ParseError } from '../../core/errors.js';
 
 /** The error kinds the parser throws. */
 export type ParseErrorKind = Extract<

@@ -1,5 +1,5 @@
 import { createLogger } from '../../utils/logger.js';
-import type { SitemapFormat } from '../types.js';
+import type { SitemapFormat } from '../../core/types.js';
 import { type StreamDecoder, createStreamDecoder, detectEncoding, isGzip } from './decode.js';
 import { EntryBuilder } from './entry-builder.js';
 import { XmlReader, type XmlTokenizer } from './fast/xml-reader.js';

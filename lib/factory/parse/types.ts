@@ -1,4 +1,4 @@
-import type { ParsedUrl, SitemapFormat } from '../types.js';
+import type { ParsedUrl, SitemapFormat } from '../../core/types.js';
 
 /** What the parser needs to know about the document it reads; it never fetches anything itself. */
 export interface ParserOptions {

@@ -1,4 +1,4 @@
-import type { SitemapFormat } from '../types.js';
+import type { SitemapFormat } from '../../core/types.js';
 import { Ctx, FIELD_BASE, Field, childCode } from './element-context.js';
 import type { EntryBuilder, LinkAttributes } from './entry-builder.js';
 import { MAX_DEPTH, MAX_FIELD_CHARS, MAX_TOKEN_CHARS } from './parse-limits.js';

@@ -25,14 +25,14 @@
  * was evicted and came back counts only its URLs since it came back (its count is a lower bound).
  */
 import { z } from 'zod';
-import { RequestError } from '../errors.js';
+import { RequestError } from '../../core/errors.js';
 import {
   LanguageDetector,
   addBounded,
   leadingSegments,
   type PathSegment,
 } from './locale.js';
-import { PathGroupSchema, type PathGroup } from '../types.js';
+import { PathGroupSchema, type PathGroup } from '../../core/types.js';
 import { createLogger } from '../../utils/logger.js';
 
 const log = createLogger('factory:path-grouper');

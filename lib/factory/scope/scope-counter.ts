@@ -10,13 +10,13 @@
  * (a 2,000-URL file cut at a third came out at 2,020 in the tests). Without a declared length (chunked,
  * dynamic sitemaps) nothing is extrapolated: `scale` is null.
  */
-import { isFactoryError, type FactoryError } from '../errors.js';
+import { isFactoryError, type FactoryError } from '../../core/errors.js';
 import { openSitemap, type OpenedSitemap } from '../fetch/index.js';
-import type { WalkOptions } from '../limits.js';
+import type { WalkOptions } from '../../core/limits.js';
 import type { LanguageDetector } from './locale.js';
 import { createSitemapParser, type ParsedItem, type SitemapParser } from '../parse/index.js';
 import { sitemapRequestOptions } from '../fetch/request-options.js';
-import type { ParsedUrl, SitemapFormat } from '../types.js';
+import type { ParsedUrl, SitemapFormat } from '../../core/types.js';
 import { UrlExpander } from '../url/url-expander.js';
 import { tryIdentityKey } from '../url/url-identity.js';
 import { createLogger } from '../../utils/logger.js';

@@ -55,8 +55,8 @@
  */
 import { z } from 'zod';
 import { discover, parseRootUrl, type Discovery } from '../discovery/discovery.js';
-import { FactoryError, RequestError, isFactoryError } from '../errors.js';
-import { resolveWalkOptions, type WalkOptions, type WalkOptionsInput } from '../limits.js';
+import { FactoryError, RequestError, isFactoryError } from '../../core/errors.js';
+import { resolveWalkOptions, type WalkOptions, type WalkOptionsInput } from '../../core/limits.js';
 import { LanguageDetector } from './locale.js';
 import { countSitemap, isIndexCount, spreadPick, type CountContext, type SitemapCount } from './scope-counter.js';
 import {
@@ -70,7 +70,7 @@ import {
   type ScopeFigures,
   type TopRead,
 } from './scope-figures.js';
-import { ScopeEstimateSchema, type ScopeEstimate } from '../types.js';
+import { ScopeEstimateSchema, type ScopeEstimate } from '../../core/types.js';
 import { tryIdentityKey } from '../url/url-identity.js';
 import { createLogger } from '../../utils/logger.js';
 

@@ -2,7 +2,7 @@
  * The figures of a scope estimate, from what the probe read: the URL range, the point estimate, the number of
  * sub-sitemaps and the expected duration. Pure arithmetic; the rules are stated at the top of scope-estimator.ts.
  */
-import type { WalkOptions } from '../limits.js';
+import type { WalkOptions } from '../../core/limits.js';
 import { isIndexCount, type SitemapCount } from './scope-counter.js';
 
 /** Geometric middle of [1,000, 50,000]: the guess for an unsampled sitemap that is at most ~7x off either way. */

@@ -1,6 +1,6 @@
 import { isIP } from 'node:net';
-import { FactoryError } from '../errors.js';
-import type { NetPolicyInput } from '../limits.js';
+import { FactoryError } from '../../core/errors.js';
+import type { NetPolicyInput } from '../../core/limits.js';
 
 // `http://` or `https://` then a host: WHATWG parsing would read `http:///etc/passwd`, `http:/x` and `http:\\x` as
 // hosts `etc` and `x`, so only the raw text shows that the user gave no authority at all.

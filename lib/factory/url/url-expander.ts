@@ -1,4 +1,4 @@
-import type { ParsedUrl } from '../types.js';
+import type { ParsedUrl } from '../../core/types.js';
 import { PageDedupe } from './page-dedupe.js';
 
 /**

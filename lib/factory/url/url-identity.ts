@@ -1,4 +1,4 @@
-import { FactoryError } from '../errors.js';
+import { FactoryError } from '../../core/errors.js';
 import { printableUrl } from './site-url.js';
 
 /**

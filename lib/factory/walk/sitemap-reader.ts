@@ -1,9 +1,9 @@
-import { FactoryError, toFactoryError } from '../errors.js';
+import { FactoryError, toFactoryError } from '../../core/errors.js';
 import { openSitemapIfModified, RedirectDeclined, type ConditionalRequest, type NotModifiedSitemap, type OpenSitemapOptions, type OpenedSitemap } from '../fetch/index.js';
-import type { WalkOptions } from '../limits.js';
+import type { WalkOptions } from '../../core/limits.js';
 import { createSitemapParser, type ParsedItem, type ParseStats, type SitemapParser } from '../parse/index.js';
 import { sitemapRequestOptions } from '../fetch/request-options.js';
-import type { ParsedUrl, ReportedError, SitemapFormat, SitemapRef, SitemapValidator } from '../types.js';
+import type { ParsedUrl, ReportedError, SitemapFormat, SitemapRef, SitemapValidator } from '../../core/types.js';
 import { fetchPlan, validatorToKeep } from './walk-policy.js';
 import { createLogger } from '../../utils/logger.js';
 import { printableUrl } from '../url/site-url.js';

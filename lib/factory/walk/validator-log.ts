@@ -1,4 +1,4 @@
-import type { SitemapValidator, Validators } from '../types.js';
+import type { SitemapValidator, Validators } from '../../core/types.js';
 import { tryIdentityKey } from '../url/url-identity.js';
 
 /** The key a sitemap's validator is kept under: its identity key (lib/factory/url), so spellings of one URL share it. */

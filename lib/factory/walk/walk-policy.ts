@@ -1,6 +1,6 @@
-import { FactoryError } from '../errors.js';
+import { FactoryError } from '../../core/errors.js';
 import type { ConditionalRequest } from '../fetch/index.js';
-import type { ReportedError, SitemapRef, SitemapValidator } from '../types.js';
+import type { ReportedError, SitemapRef, SitemapValidator } from '../../core/types.js';
 import { tryIdentityKey } from '../url/url-identity.js';
 
 /**
@@ -49,15 +49,6 @@ export function sitemapKey(ref: SitemapRef): { key: string } | { error: Reported
   const key = tryIdentityKey(ref.url);
   if (key !== null) return { key };
   return { error: reportedError(new FactoryError('invalid_url', 'sitemap URL cannot be parsed', ref), ref) };
-}
-
-/** What becomes of a child (or root) sitemap offered to the visited set. */
-export type QueueDecision = 'queue' | 'seen' | 'over_limit';
-
-/** Each sitemap is read once per walk (by identity key), and at most `maxSitemaps` are ever queued. */
-export function queueDecision(key: string, visited: { has(key: string): boolean; readonly size: number }, maxSitemaps: number): QueueDecision {
-  if (visited.has(key)) return 'seen';
-  return visited.size >= maxSitemaps ? 'over_limit' : 'queue';
 }
 
 /** What one complete read of an index offered the visited set: children keyed, refused over maxSitemaps, and queued by it. */

@@ -1,10 +1,10 @@
 import { setMaxListeners } from 'node:events';
-import { FactoryError, toFactoryError } from '../errors.js';
-import { Frontier, urlLimitError } from './frontier.js';
-import type { WalkOptions } from '../limits.js';
+import { FactoryError, toFactoryError } from '../../core/errors.js';
+import { Frontier, urlLimitError } from '../../core/frontier.js';
+import type { WalkOptions } from '../../core/limits.js';
 import { SignalQueue } from './signal-queue.js';
 import { readSitemap, type ItemMapper, type SitemapOpener, type SitemapReadEvent, type SitemapReadSummary } from './sitemap-reader.js';
-import type { ActiveSitemap, ReportedError, SitemapFormat, SitemapRef, SitemapValidator, WalkState, WalkSummary } from '../types.js';
+import type { ActiveSitemap, ReportedError, SitemapFormat, SitemapRef, SitemapValidator, WalkState, WalkSummary } from '../../core/types.js';
 import { duplicateChildren, redirectTarget, reportedError, sitemapKey, sitemapLimitError, type ChildCounts } from './walk-policy.js';
 import { createLogger } from '../../utils/logger.js';
 import { validatorKey } from './validator-log.js';

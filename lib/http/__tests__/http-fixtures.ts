@@ -7,9 +7,9 @@ import { expectationOf } from '../../demo/demo-expectation.js';
 import { buildDemoPlan } from '../../demo/demo-plan.js';
 import { demoSiteResolver, type DemoSite } from '../../demo/demo-site.js';
 import { startLoopbackServer } from '../../demo/loopback-server.js';
-import { ERROR_KINDS, type ErrorKind } from '../../factory/errors.js';
+import { ERROR_KINDS, type ErrorKind } from '../../core/errors.js';
 import { walkSitemap } from '../../factory/sitemap.js';
-import { JobStatusSchema, type JobStatus } from '../../factory/types.js';
+import { JobStatusSchema, type JobStatus } from '../../core/types.js';
 
 /** The contract's error body, exactly: `{"error": {"kind", "message", "url"?}}` and nothing else. */
 export const ErrorBodySchema = z

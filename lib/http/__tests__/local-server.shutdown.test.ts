@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runSlice } from '../../factory/jobs/index.js';
-import { JobStatusSchema } from '../../factory/types.js';
+import { JobStatusSchema } from '../../core/types.js';
 import { jobKeyPrefix } from '../../store/keys.js';
 import { connectRedisJobStore } from '../../store/open-job-store.js';
 import type { RedisJobStore } from '../../store/redis-job-store.js';

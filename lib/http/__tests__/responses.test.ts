@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { FactoryError } from '../../factory/errors.js';
+import { FactoryError } from '../../core/errors.js';
 import { StoreError } from '../../store/store-errors.js';
 import { responseForError } from '../responses.js';
 

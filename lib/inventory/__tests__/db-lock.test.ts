@@ -5,7 +5,7 @@ import { mkdtemp, readFile, rm, utimes, writeFile } from 'node:fs/promises';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { isFactoryError } from '../../factory/errors.js';
+import { isFactoryError } from '../../core/errors.js';
 import { acquireDbLock, LOCK_FILE_NAME } from '../db-lock.js';
 
 /** The pid of a process that has ended (a child run to completion). */

@@ -2,7 +2,7 @@
 // matters) paged 50 at a time equal the unpaged list, a search matches id or root URL in any case, and a cursor
 // still continues after its site was deleted.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { isFactoryError } from '../../factory/errors.js';
+import { isFactoryError } from '../../core/errors.js';
 import { listSitePage, SiteListQuerySchema, type SiteListQuery } from '../site-list.js';
 import { DATABASES, PGLITE_START_MS, type TestDb } from './inventory-fixtures.js';
 

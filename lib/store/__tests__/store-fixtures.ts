@@ -1,5 +1,5 @@
-import { resolveWalkOptions, type WalkOptionsInput } from '../../factory/limits.js';
-import type { ShardEntry } from '../../factory/types.js';
+import { resolveWalkOptions, type WalkOptionsInput } from '../../core/limits.js';
+import type { ShardEntry } from '../../core/types.js';
 import { newJobId, newLeaseToken } from '../job-id.js';
 import type { ClaimedWork, JobStore, NewJob, QueuedWork } from '../job-store.js';
 import { MAX_CLAIMS_WITHOUT_PROGRESS } from '../../factory/jobs/stall-policy.js';

@@ -1,4 +1,4 @@
-import { urlLimitError } from '../../factory/walk/frontier.js';
+import { urlLimitError } from '../../core/frontier.js';
 import { defineScript, type LuaScript } from './lua-script.js';
 import { PRELUDE } from './prelude.js';
 

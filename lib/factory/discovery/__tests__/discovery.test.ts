@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { startLoopbackServer, routeTable, type CannedResponse, type LoopbackServer } from '../../../demo/loopback-server.js';
 import { discover } from '../discovery.js';
-import { resolveWalkOptions } from '../../limits.js';
+import { resolveWalkOptions } from '../../../core/limits.js';
 import { discoverSitemaps, walkSitemap, walkUrlEvents } from '../../sitemap.js';
 import { XML, collect, urlsetXml } from '../../../../test/helpers/sitemap-xml.js';
 

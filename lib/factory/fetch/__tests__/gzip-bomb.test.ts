@@ -1,7 +1,7 @@
 import { createGzip, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startLoopbackServer, routeTable, type LoopbackServer } from '../../../demo/loopback-server.js';
-import { DEFAULT_LIMITS } from '../../limits.js';
+import { DEFAULT_LIMITS } from '../../../core/limits.js';
 import { closeAgents, openSitemap } from '../index.js';
 import { expectKind, sitemapOptions } from './helpers.js';
 

@@ -1,6 +1,6 @@
 import { expect } from 'vitest';
-import { isFactoryError, type ErrorKind, type FactoryError } from '../../errors.js';
-import type { NetPolicy } from '../../limits.js';
+import { isFactoryError, type ErrorKind, type FactoryError } from '../../../core/errors.js';
+import type { NetPolicy } from '../../../core/limits.js';
 import type { OpenSitemapOptions, RequestOptions } from '../types.js';
 
 /** The default policy: public addresses only. */

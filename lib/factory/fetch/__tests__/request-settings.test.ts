@@ -3,7 +3,7 @@ import { once } from 'node:events';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startLoopbackServer, type LoopbackServer } from '../../../demo/loopback-server.js';
-import { WalkOptionsSchema } from '../../limits.js';
+import { WalkOptionsSchema } from '../../../core/limits.js';
 import { walkSitemap } from '../../sitemap.js';
 import { collect, pageUrls, urlsetXml } from '../../../../test/helpers/sitemap-xml.js';
 import { closeAgents } from '../index.js';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startLoopbackServer, routeTable, type LoopbackServer } from '../../../demo/loopback-server.js';
-import type { NetPolicy } from '../../limits.js';
+import type { NetPolicy } from '../../../core/limits.js';
 import { agentFor } from '../agent.js';
 import { request } from '../undici-parts.js';
 import { assertUrlAllowed, closeAgents, safeRequest } from '../index.js';

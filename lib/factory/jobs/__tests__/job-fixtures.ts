@@ -1,5 +1,5 @@
 import type { JobStore } from '../../../store/job-store.js';
-import type { JobStatus } from '../../types.js';
+import type { JobStatus } from '../../../core/types.js';
 import { runSlice, type RunSliceOptions } from '../run-slice.js';
 import { getJobStatus } from '../job-control.js';
 

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTcpFaultProxy, type TcpFaultProxy } from '../../../../test/helpers/tcp-fault-proxy.js';
 import { startTestRedis, type TestRedis } from '../../../../test/helpers/redis-server.js';
 import type { JobStore } from '../../../store/job-store.js';
-import type { JobStatus } from '../../types.js';
+import type { JobStatus } from '../../../core/types.js';
 import { StoreError } from '../../../store/store-errors.js';
 import { connectRedisJobStore } from '../../../store/open-job-store.js';
 import type { RedisJobStore } from '../../../store/redis-job-store.js';

@@ -7,7 +7,7 @@ import { jobKeyPrefix } from '../../../store/keys.js';
 import { MemoryJobStore } from '../../../store/memory-job-store.js';
 import { connectRedisJobStore, createUpstashJobStore } from '../../../store/open-job-store.js';
 import type { RedisJobStore } from '../../../store/redis-job-store.js';
-import type { JobStatus } from '../../types.js';
+import type { JobStatus } from '../../../core/types.js';
 import { createJob } from '../create-job.js';
 import { getJobStatus, readJobShard, stopJob } from '../job-control.js';
 import { runSlice } from '../run-slice.js';

@@ -7,7 +7,7 @@ import { startLoopbackServer, type LoopbackServer } from '../../../demo/loopback
 import type { JobStore } from '../../../store/job-store.js';
 import { MemoryJobStore } from '../../../store/memory-job-store.js';
 import { connectRedisJobStore } from '../../../store/open-job-store.js';
-import type { JobStatus } from '../../types.js';
+import type { JobStatus } from '../../../core/types.js';
 import { createJob } from '../create-job.js';
 import { getJobStatus } from '../job-control.js';
 import { runSlice } from '../run-slice.js';

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { ParseError } from '../../errors.js';
+import { ParseError } from '../../../core/errors.js';
 import { parse, parseInPieces, urlset, utf8 } from './helpers.js';
 
 // Each fixture packs the things a split can land inside: multi-byte characters, entities, CDATA,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ParseError } from '../../errors.js';
+import { ParseError } from '../../../core/errors.js';
 import type { XmlTokenizer } from '../fast/xml-reader.js';
 import { createSitemapParser } from '../sitemap-parser.js';
 import { OPTIONS } from './helpers.js';

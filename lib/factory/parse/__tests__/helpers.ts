@@ -1,5 +1,5 @@
-import { ParseError } from '../../errors.js';
-import type { ParsedUrl } from '../../types.js';
+import { ParseError } from '../../../core/errors.js';
+import type { ParsedUrl } from '../../../core/types.js';
 import { type ParseStats, type ParsedItem, type ParserOptions, createSitemapParser, parseSitemapBytes } from '../index.js';
 
 /** Options most tests use: a sitemap on example.com and the default 2,048-byte loc limit. */

@@ -1,5 +1,5 @@
 import { createLogger } from '../../../utils/logger.js';
-import type { SitemapFormat } from '../../types.js';
+import type { SitemapFormat } from '../../../core/types.js';
 import type { EntryBuilder } from '../entry-builder.js';
 import type { ParseContext } from '../parse-error.js';
 import { XmlSitemapParser } from '../xml-parser.js';

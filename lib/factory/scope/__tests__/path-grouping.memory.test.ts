@@ -2,7 +2,7 @@ import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
 import { OTHER_GROUP, groupByPathPrefix } from '../path-grouper.js';
-import type { PathGroup } from '../../types.js';
+import type { PathGroup } from '../../../core/types.js';
 
 // A full GC before each heap sample, without a config change: `--expose-gc` set at run time is
 // visible to a fresh context. Without it, samples would measure garbage not yet collected.

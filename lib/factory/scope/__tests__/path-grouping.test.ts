@@ -11,10 +11,10 @@ vi.mock('../../../utils/logger.js', () => {
   return { createLogger: () => logger };
 });
 
-import { RequestError } from '../../errors.js';
+import { RequestError } from '../../../core/errors.js';
 import { LanguageDetector } from '../locale.js';
 import { OTHER_GROUP, PathGrouper, groupByPathPrefix, type PathGroupOptions } from '../path-grouper.js';
-import { PathGroupSchema, type PathGroup } from '../../types.js';
+import { PathGroupSchema, type PathGroup } from '../../../core/types.js';
 
 const site = 'https://www.example.com';
 

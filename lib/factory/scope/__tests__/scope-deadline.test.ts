@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { startLoopbackServer, routeTable, type CannedResponse, type LoopbackServer } from '../../../demo/loopback-server.js';
 import { FALLBACK_SITEMAP_PATHS } from '../../discovery/discovery.js';
 import { estimateScope, type EstimateOptions } from '../scope-estimator.js';
-import type { ScopeEstimate } from '../../types.js';
+import type { ScopeEstimate } from '../../../core/types.js';
 import { XML, indexXml, pageUrls, urlsetXml } from '../../../../test/helpers/sitemap-xml.js';
 
 const open: EstimateOptions = { net: { allowPrivate: true } };

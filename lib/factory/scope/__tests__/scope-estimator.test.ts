@@ -1,10 +1,10 @@
 import { createServer } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startLoopbackServer, routeTable, type CannedResponse, type LoopbackServer } from '../../../demo/loopback-server.js';
-import { isFactoryError } from '../../errors.js';
+import { isFactoryError } from '../../../core/errors.js';
 import { SpreadSample, spreadPick } from '../scope-counter.js';
 import { DEFAULT_SECONDS_PER_SITEMAP, MAX_SITEMAP_REQUESTS, estimateScope, type EstimateOptions } from '../scope-estimator.js';
-import { ScopeEstimateSchema, type ScopeEstimate } from '../../types.js';
+import { ScopeEstimateSchema, type ScopeEstimate } from '../../../core/types.js';
 import { XML, indexXml, pageUrls, urlsetXml } from '../../../../test/helpers/sitemap-xml.js';
 
 const open: EstimateOptions = { net: { allowPrivate: true } };

@@ -2,7 +2,7 @@
 // single-label names are `invalid_url` before any lookup, in the rule itself and through the library's walk.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startLoopbackServer, routeTable, type LoopbackServer } from '../../../demo/loopback-server.js';
-import { isFactoryError } from '../../errors.js';
+import { isFactoryError } from '../../../core/errors.js';
 import { discoverSitemaps, walkSitemap } from '../../sitemap.js';
 import { parseHttpUrl, parseSiteUrl, printableUrl } from '../site-url.js';
 

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { hashInto } from '../hash-set.js';
-import type { Alternate, ParsedUrl } from '../../types.js';
+import type { Alternate, ParsedUrl } from '../../../core/types.js';
 import { hashPageKeys, pageKey } from '../page-key.js';
 import { UrlExpander } from '../url-expander.js';
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { pageUrls, urlsetXml } from '../../../../test/helpers/sitemap-xml.js';
 import type { OpenedSitemap } from '../../fetch/types.js';
-import { resolveWalkOptions } from '../../limits.js';
+import { resolveWalkOptions } from '../../../core/limits.js';
 import { createUrlMapper } from '../../sitemap.js';
 import { readSitemap, type SitemapOpener } from '../sitemap-reader.js';
 

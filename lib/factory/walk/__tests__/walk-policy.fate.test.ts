@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { FactoryError } from '../../errors.js';
+import { FactoryError } from '../../../core/errors.js';
 import { reportedError, sitemapFate } from '../walk-policy.js';
 
 const ref = { url: 'https://example.com/child.xml', depth: 1, parent: 'https://example.com/index.xml' };

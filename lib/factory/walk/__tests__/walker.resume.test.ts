@@ -2,9 +2,9 @@ import { gzipSync } from 'node:zlib';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startLoopbackServer, routeTable, type CannedResponse, type LoopbackServer } from '../../../demo/loopback-server.js';
-import { resolveWalkOptions } from '../../limits.js';
+import { resolveWalkOptions } from '../../../core/limits.js';
 import { createUrlMapper } from '../../sitemap.js';
-import { WalkStateSchema, type WalkState } from '../../types.js';
+import { WalkStateSchema, type WalkState } from '../../../core/types.js';
 import { SitemapWalk } from '../walker.js';
 import { indexXml, pageUrls, urlsetXml } from '../../../../test/helpers/sitemap-xml.js';
 

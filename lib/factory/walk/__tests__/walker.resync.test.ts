@@ -2,7 +2,7 @@ import type { IncomingMessage } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startLoopbackServer, type CannedResponse, type LoopbackServer } from '../../../demo/loopback-server.js';
 import { walkUrlEvents, type WalkEvent } from '../../sitemap.js';
-import type { Validators } from '../../types.js';
+import type { Validators } from '../../../core/types.js';
 import { ValidatorLog } from '../validator-log.js';
 import { pageUrls, urlsetXml, XML } from '../../../../test/helpers/sitemap-xml.js';
 

@@ -1,9 +1,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { startLoopbackServer, type LoopbackServer } from '../../../demo/loopback-server.js';
-import { DEFAULT_LIMITS } from '../../limits.js';
+import { DEFAULT_LIMITS } from '../../../core/limits.js';
 import { createUrlMapper, walkSitemap, walkUrlEvents } from '../../sitemap.js';
 import { readSitemap } from '../sitemap-reader.js';
-import { resolveWalkOptions } from '../../limits.js';
+import { resolveWalkOptions } from '../../../core/limits.js';
 import { collect, pageUrls, urlsetXml } from '../../../../test/helpers/sitemap-xml.js';
 
 const READ_ATTEMPTS = DEFAULT_LIMITS.retries + 1;

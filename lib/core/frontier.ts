@@ -1,5 +1,4 @@
-import type { ReportedError } from '../types.js';
-import { queueDecision, type QueueDecision } from './walk-policy.js';
+import type { ReportedError } from './types.js';
 
 /**
  * The frontier: which sitemaps are visited and queued, how far the URL limit lets a run go, how its roots ended and
@@ -7,6 +6,15 @@ import { queueDecision, type QueueDecision } from './walk-policy.js';
  * job; the Lua scripts (lib/store/scripts/) are the one other copy, kept equal by the store contract suite and the
  * one-engine differential test.
  */
+
+/** What becomes of a child (or root) sitemap offered to the visited set. */
+export type QueueDecision = 'queue' | 'seen' | 'over_limit';
+
+/** Each sitemap is read once per walk (by identity key), and at most `maxSitemaps` are ever queued. */
+export function queueDecision(key: string, visited: { has(key: string): boolean; readonly size: number }, maxSitemaps: number): QueueDecision {
+  if (visited.has(key)) return 'seen';
+  return visited.size >= maxSitemaps ? 'over_limit' : 'queue';
+}
 
 /** The counts a frontier keeps, as fields of the object it is given (the memory job's counters, the Redis status hash's names). */
 export interface FrontierCounts {

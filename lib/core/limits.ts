@@ -1,6 +1,6 @@
 import { isIP } from 'node:net';
 import { z } from 'zod';
-import { FilterOptionsSchema } from './filter/filter-options.js';
+import { FilterOptionsSchema } from './filter-options.js';
 
 /** Default limits (DESIGN "Limits"); every one is an option, and each violation has its own error kind. */
 export const DEFAULT_LIMITS = {
@@ -133,3 +133,24 @@ export type WalkOptions = z.output<typeof WalkOptionsSchema>;
 export function resolveWalkOptions(input: WalkOptionsInput = {}): WalkOptions {
   return WalkOptionsSchema.parse(input);
 }
+
+/** Limits a caller may set on a job; the network policy is the server's, never the caller's. */
+export const CallerOptionsSchema = z
+  .object({
+    maxDepth: z.number().int().nonnegative().max(1_000),
+    maxUrls: z.number().int().positive(),
+    maxUrlsPerSitemap: z.number().int().positive().max(50_000),
+    maxChildrenPerIndex: z.number().int().positive().max(50_000),
+    maxSitemaps: z.number().int().positive().max(100_000),
+    maxUrlLength: z.number().int().positive().max(8_192),
+    maxUncompressedBytes: z.number().int().positive().max(52_428_800),
+    maxDownloadBytes: z.number().int().positive().max(54_525_952),
+    timeoutMs: z.number().int().positive().max(60_000),
+    concurrency: z.number().int().positive().max(16),
+    userAgent: z.string().min(1).max(200),
+    /** The same entry filters as the library and the CLI (the wizard's "sub-tree" choice). */
+    filter: FilterOptionsSchema,
+  })
+  .partial()
+  .strict();
+export type CallerOptions = z.infer<typeof CallerOptionsSchema>;
