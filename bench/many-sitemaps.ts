@@ -37,11 +37,17 @@ async function serve(): Promise<void> {
     const path = request.url ?? '/';
     if (path === '/index.xml') {
       const items = Array.from({ length: children }, (_, i) => `<sitemap><loc>${server.origin}/c/${i}.xml</loc></sitemap>`);
-      return { headers: XML, body: `<?xml version="1.0" encoding="UTF-8"?><sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">${items.join('')}</sitemapindex>` };
+      return {
+        headers: XML,
+        body: `<?xml version="1.0" encoding="UTF-8"?><sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">${items.join('')}</sitemapindex>`,
+      };
     }
     const match = /^\/c\/(\d+)\.xml$/.exec(path);
     if (match === null) return null;
-    return { headers: XML, body: `<?xml version="1.0" encoding="UTF-8"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>${server.origin}/p/${match[1]}</loc></url></urlset>` };
+    return {
+      headers: XML,
+      body: `<?xml version="1.0" encoding="UTF-8"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>${server.origin}/p/${match[1]}</loc></url></urlset>`,
+    };
   });
   process.stdout.write(`${server.origin}\n`);
   // Any line on stdin asks for the server's CPU time so far (µs), so each mode can tell the server's share.
@@ -126,7 +132,18 @@ async function measure(mode: ManySitemapsResult['mode'], run: () => Promise<Run>
   const cpuUsPerSitemap = (cpu.user + cpu.system) / children;
   const storeCpuUsPerSitemap = storeCpuUs === undefined ? null : storeCpuUs / children;
   const sitemapsPerSecond = children / (wallMs / 1000);
-  return { mode, children, wallMs, sitemapsPerSecond, cpuUsPerSitemap, serverCpuUsPerSitemap, urls, storeCommandsPerSitemap, storeCpuUsPerSitemap, ok: urls === children };
+  return {
+    mode,
+    children,
+    wallMs,
+    sitemapsPerSecond,
+    cpuUsPerSitemap,
+    serverCpuUsPerSitemap,
+    urls,
+    storeCommandsPerSitemap,
+    storeCpuUsPerSitemap,
+    ok: urls === children,
+  };
 }
 
 function print(result: ManySitemapsResult): void {
@@ -137,8 +154,8 @@ function print(result: ManySitemapsResult): void {
   const storeCpu = storeCpuUsPerSitemap === null ? '' : `, Redis ${storeCpuUsPerSitemap.toFixed(0)}`;
   const rate = Math.round(sitemapsPerSecond).toLocaleString('en-US');
   process.stdout.write(
-    `${mode.padEnd(4)} ${children} one-URL children: ${(wallMs / 1000).toFixed(2)} s wall, ${rate} sitemaps/s (${((wallMs * 1000) / children).toFixed(0)} us/sitemap), `
-      + `CPU us/sitemap: walker ${cpuUsPerSitemap.toFixed(0)}, server ${serverCpuUsPerSitemap.toFixed(0)}${storeCpu}; ${urls} URLs${commands}\n`,
+    `${mode.padEnd(4)} ${children} one-URL children: ${(wallMs / 1000).toFixed(2)} s wall, ${rate} sitemaps/s (${((wallMs * 1000) / children).toFixed(0)} us/sitemap), ` +
+      `CPU us/sitemap: walker ${cpuUsPerSitemap.toFixed(0)}, server ${serverCpuUsPerSitemap.toFixed(0)}${storeCpu}; ${urls} URLs${commands}\n`,
   );
 }
 
@@ -147,7 +164,17 @@ async function runMode(mode: ManySitemapsResult['mode'], run: () => Promise<Run>
   try {
     return await measure(mode, run, serverCpu);
   } catch (error) {
-    const base = { mode, children, wallMs: 0, sitemapsPerSecond: 0, cpuUsPerSitemap: 0, serverCpuUsPerSitemap: 0, urls: 0, storeCommandsPerSitemap: null, storeCpuUsPerSitemap: null };
+    const base = {
+      mode,
+      children,
+      wallMs: 0,
+      sitemapsPerSecond: 0,
+      cpuUsPerSitemap: 0,
+      serverCpuUsPerSitemap: 0,
+      urls: 0,
+      storeCommandsPerSitemap: null,
+      storeCpuUsPerSitemap: null,
+    };
     return { ...base, ok: false, error: error instanceof Error ? error.message : String(error) };
   }
 }
@@ -164,7 +191,11 @@ async function main(): Promise<void> {
     const indexUrl = `${line.toString().trim()}/index.xml`;
     const modes = mode === 'both' ? (['walk', 'job'] as const) : [mode === 'job' ? ('job' as const) : ('walk' as const)];
     for (const name of modes) {
-      const result = await runMode(name, () => (name === 'walk' ? walkRun(indexUrl) : jobRun(indexUrl)), () => serverCpuUs(child));
+      const result = await runMode(
+        name,
+        () => (name === 'walk' ? walkRun(indexUrl) : jobRun(indexUrl)),
+        () => serverCpuUs(child),
+      );
       print(result);
       if (!result.ok) process.exitCode = 1;
     }

@@ -11,7 +11,8 @@ const WRITE_BYTES = 65_536;
 const urls = Number(process.argv[2] ?? 200_000);
 const tokenizers = (process.argv[3] ?? 'fast,general').split(',') as XmlTokenizer[];
 const docs = Array.from({ length: Math.max(1, Math.round(urls / PER_CHILD)) }, (_, child) =>
-  Buffer.concat([...benchChildChunks('http://127.0.0.1:8080', child, PER_CHILD)].map((chunk) => Buffer.from(chunk))));
+  Buffer.concat([...benchChildChunks('http://127.0.0.1:8080', child, PER_CHILD)].map((chunk) => Buffer.from(chunk))),
+);
 
 function parseAll(tokenizer: XmlTokenizer): number {
   let items = 0;
@@ -30,6 +31,8 @@ for (let round = 1; round <= 3; round++) {
     const items = parseAll(tokenizer);
     const used = process.cpuUsage(before);
     const seconds = (used.user + used.system) / 1e6;
-    process.stdout.write(`round ${round} ${tokenizer}: ${items} URLs, ${seconds.toFixed(2)} s CPU, ${Math.round(items / seconds)} URLs/s, ${(bytes / 1e6 / seconds).toFixed(1)} MB/s\n`);
+    process.stdout.write(
+      `round ${round} ${tokenizer}: ${items} URLs, ${seconds.toFixed(2)} s CPU, ${Math.round(items / seconds)} URLs/s, ${(bytes / 1e6 / seconds).toFixed(1)} MB/s\n`,
+    );
   }
 }

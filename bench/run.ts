@@ -42,5 +42,8 @@ if (wideIndex.length > 0) process.stdout.write(wideIndexMarkdown(wideIndex));
 const saved = join(root, ...(config.save ? ['bench', 'results'] : ['.tmp', 'bench']), config.quick ? 'quick.json' : 'latest.json');
 const out = config.out === null ? saved : resolve(root, config.out);
 await mkdir(dirname(out), { recursive: true });
-await writeFile(out, `${JSON.stringify({ generatedAt: new Date().toISOString(), machine: machine(), config, scenarios, ratios, targets, manySitemaps, resync, cli, wideIndex }, null, 2)}\n`);
+await writeFile(
+  out,
+  `${JSON.stringify({ generatedAt: new Date().toISOString(), machine: machine(), config, scenarios, ratios, targets, manySitemaps, resync, cli, wideIndex }, null, 2)}\n`,
+);
 process.stderr.write(`[bench] wrote ${out}\n`);

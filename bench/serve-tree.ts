@@ -3,12 +3,17 @@ import { parseArgs } from 'node:util';
 import { benchChildChunks, benchWireOf, startBenchTree } from '../lib/demo/bench-tree.js';
 import { READY_MARKER, type TreeReady } from './harness/protocol.js';
 
-const { values } = parseArgs({ options: { children: { type: 'string' }, 'per-child': { type: 'string' }, wire: { type: 'string' }, amp: { type: 'boolean' } } });
+const { values } = parseArgs({
+  options: { children: { type: 'string' }, 'per-child': { type: 'string' }, wire: { type: 'string' }, amp: { type: 'boolean' } },
+});
 const amp = values.amp === true;
 const wire = benchWireOf(values.wire);
 const tree = await startBenchTree({ children: Number(values.children ?? 20), perChild: Number(values['per-child'] ?? 50_000), wire, amp });
 // Every child has the same length (fixed-width numbers, the same cycle of words), so one is measured.
-const childBytes = [...benchChildChunks(new URL(tree.indexUrl).origin, 0, Number(values['per-child'] ?? 50_000), amp)].reduce((sum, chunk) => sum + Buffer.byteLength(chunk), 0);
+const childBytes = [...benchChildChunks(new URL(tree.indexUrl).origin, 0, Number(values['per-child'] ?? 50_000), amp)].reduce(
+  (sum, chunk) => sum + Buffer.byteLength(chunk),
+  0,
+);
 const xmlBytes = childBytes * Number(values.children ?? 20);
 const ready: TreeReady = { indexUrl: tree.indexUrl, expectedUrls: tree.expectedUrls, cachedChildren: tree.cachedChildren, xmlBytes };
 process.stdout.write(`${READY_MARKER}${JSON.stringify(ready)}\n`);

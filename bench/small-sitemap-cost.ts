@@ -14,7 +14,9 @@ const docs = positiveIntArg('--docs', 20_000);
 const rounds = positiveIntArg('--rounds', 9);
 const origin = 'http://127.0.0.1:8080';
 const documents = Array.from({ length: docs }, (_, i) =>
-  Buffer.from(`<?xml version="1.0" encoding="UTF-8"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>${origin}/p/${i}</loc></url></urlset>`),
+  Buffer.from(
+    `<?xml version="1.0" encoding="UTF-8"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>${origin}/p/${i}</loc></url></urlset>`,
+  ),
 );
 
 function round(): number {
@@ -39,4 +41,6 @@ for (let at = 0; at < rounds + 2; at++) {
   if (at >= 2) times.push(perDocument);
 }
 times.sort((a, b) => a - b);
-process.stdout.write(`one-URL sitemap, parse + URL mapper: median ${times[Math.floor(times.length / 2)]?.toFixed(2)} µs, best ${times[0]?.toFixed(2)} µs a document (${docs} a round, ${rounds} rounds)\n`);
+process.stdout.write(
+  `one-URL sitemap, parse + URL mapper: median ${times[Math.floor(times.length / 2)]?.toFixed(2)} µs, best ${times[0]?.toFixed(2)} µs a document (${docs} a round, ${rounds} rounds)\n`,
+);

@@ -62,9 +62,7 @@ async function memoryOf(pid: number): Promise<{ peak: number; now: number } | nu
 async function runBin(mode: WideIndexResult['mode'], children: number, indexUrl: string): Promise<WideIndexResult> {
   const redis = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
   const args =
-    mode === 'walk'
-      ? ['walk', indexUrl, '--allow-private', '--format', 'ndjson']
-      : ['job', 'run', indexUrl, '--allow-private', '--store', redis, '--quiet'];
+    mode === 'walk' ? ['walk', indexUrl, '--allow-private', '--format', 'ndjson'] : ['job', 'run', indexUrl, '--allow-private', '--store', redis, '--quiet'];
   const started = performance.now();
   const child = spawn(process.execPath, [BIN, ...args], { env: { ...process.env, LOG_LEVEL: 'silent' }, stdio: ['ignore', 'pipe', 'pipe'] });
   let urls = 0;
@@ -101,7 +99,18 @@ async function runBin(mode: WideIndexResult['mode'], children: number, indexUrl:
   if (mode === 'job' && exitCode === 0) urls = await readJobStatus(status, errors, redis);
   const growth = peak - (first ?? 0);
   const ok = exitCode === 0 && wallMs < WIDE_INDEX_GOALS.wallMs && growth < WIDE_INDEX_GOALS.rssGrowthBytes;
-  return { mode, children, wallMs, peakRssBytes: peak, rssGrowthBytes: growth, urls, errors, exitCode, ok, ...(exitCode === 0 ? {} : { note: stderr.trim().split('\n').slice(-3).join(' | ') }) };
+  return {
+    mode,
+    children,
+    wallMs,
+    peakRssBytes: peak,
+    rssGrowthBytes: growth,
+    urls,
+    errors,
+    exitCode,
+    ok,
+    ...(exitCode === 0 ? {} : { note: stderr.trim().split('\n').slice(-3).join(' | ') }),
+  };
 }
 
 // The job's final status: its URLs found, its errors counted by kind into `errors`; the job's keys are then deleted.
@@ -123,10 +132,13 @@ function mib(bytes: number): string {
 
 function print(result: WideIndexResult): void {
   if (process.argv.includes('--json')) return void process.stdout.write(`${JSON.stringify(result)}\n`);
-  const errors = Object.entries(result.errors).map(([kind, count]) => `${kind} x${count}`).join(', ') || 'none';
+  const errors =
+    Object.entries(result.errors)
+      .map(([kind, count]) => `${kind} x${count}`)
+      .join(', ') || 'none';
   process.stdout.write(
-    `${result.mode.padEnd(4)} ${result.children.toLocaleString('en-US')} children: ${(result.wallMs / 1000).toFixed(1)} s wall, peak RSS ${mib(result.peakRssBytes)} MiB `
-      + `(+${mib(result.rssGrowthBytes)}), ${result.urls.toLocaleString('en-US')} URLs, errors: ${errors}, exit ${result.exitCode}${result.ok ? '' : ' GOAL MISSED'}${result.note ? ` (${result.note})` : ''}\n`,
+    `${result.mode.padEnd(4)} ${result.children.toLocaleString('en-US')} children: ${(result.wallMs / 1000).toFixed(1)} s wall, peak RSS ${mib(result.peakRssBytes)} MiB ` +
+      `(+${mib(result.rssGrowthBytes)}), ${result.urls.toLocaleString('en-US')} URLs, errors: ${errors}, exit ${result.exitCode}${result.ok ? '' : ' GOAL MISSED'}${result.note ? ` (${result.note})` : ''}\n`,
   );
 }
 
@@ -138,7 +150,9 @@ async function main(): Promise<void> {
   const self = fileURLToPath(import.meta.url);
   for (const children of sizes) {
     if (!Number.isInteger(children) || children < 1) throw new Error(`--children takes positive whole numbers, not ${arg('--children', '')}`);
-    const server = spawn(process.execPath, [...(self.endsWith('.ts') ? ['--import', 'tsx'] : []), self, '--serve', '--children', String(children)], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const server = spawn(process.execPath, [...(self.endsWith('.ts') ? ['--import', 'tsx'] : []), self, '--serve', '--children', String(children)], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
     try {
       const [line] = (await once(server.stdout, 'data')) as [Buffer];
       const indexUrl = `${line.toString().trim()}/index.xml`;

@@ -29,14 +29,17 @@ export function addNetworkOptions(command: Command): Command {
 
 /** The entry filters, applied while streaming. */
 export function addFilterOptions(command: Command): Command {
-  return command
-    .option('--include <glob|/re/>', 'keep URLs matching (repeatable); a glob starting with / matches the path', collect)
-    .option('--exclude <glob|/re/>', 'drop URLs matching (repeatable); wins over --include', collect)
-    .option('--path-prefix <prefix>', 'keep URLs under this path (repeatable); a locale folder is looked through', collect)
-    .option('--locale <locale>', 'keep URLs of this locale as `groups` reports it, e.g. en-US or en (repeatable)', collect)
-    .option('--since <date>', 'keep entries whose lastmod is on or after DATE (YYYY-MM-DD or ISO 8601)')
-    .option('--require-lastmod', 'with --since, drop entries without a lastmod')
-    // No commander default (all is filterFrom's): a resume must tell a --scope given again from one never given.
-    .addOption(new Option('--scope <scope>', 'page hosts kept relative to the root: all (default), domain (registrable) or host').choices(['all', 'domain', 'host']));
+  return (
+    command
+      .option('--include <glob|/re/>', 'keep URLs matching (repeatable); a glob starting with / matches the path', collect)
+      .option('--exclude <glob|/re/>', 'drop URLs matching (repeatable); wins over --include', collect)
+      .option('--path-prefix <prefix>', 'keep URLs under this path (repeatable); a locale folder is looked through', collect)
+      .option('--locale <locale>', 'keep URLs of this locale as `groups` reports it, e.g. en-US or en (repeatable)', collect)
+      .option('--since <date>', 'keep entries whose lastmod is on or after DATE (YYYY-MM-DD or ISO 8601)')
+      .option('--require-lastmod', 'with --since, drop entries without a lastmod')
+      // No commander default (all is filterFrom's): a resume must tell a --scope given again from one never given.
+      .addOption(
+        new Option('--scope <scope>', 'page hosts kept relative to the root: all (default), domain (registrable) or host').choices(['all', 'domain', 'host']),
+      )
+  );
 }
-

@@ -35,7 +35,12 @@ export interface CommonFlags {
 /** A whole number flag (`--concurrency 4`), or undefined when absent. */
 export function intFlag(name: string, value: string | undefined, min = 0, max = Number.MAX_SAFE_INTEGER): number | undefined {
   if (value === undefined) return undefined;
-  const parsed = z.coerce.number().int().min(min).max(max).safeParse(value.trim() === '' ? Number.NaN : value);
+  const parsed = z.coerce
+    .number()
+    .int()
+    .min(min)
+    .max(max)
+    .safeParse(value.trim() === '' ? Number.NaN : value);
   if (!parsed.success) throw new UsageError(`--${name} takes a whole number in ${min}..${max}, not "${value}"`);
   return parsed.data;
 }
@@ -70,7 +75,8 @@ function headersFrom(flags: CommonFlags): Record<string, string> {
     const colon = header.indexOf(':');
     if (colon <= 0) throw new UsageError(`--header takes "Name: value", not "${header}"`);
     const name = header.slice(0, colon).trim().toLowerCase();
-    if (REFUSED_HEADERS.has(name)) throw new UsageError(`--header ${name} is not settable (hop-by-hop, Host, Content-Length and Accept-Encoding are the client's)`);
+    if (REFUSED_HEADERS.has(name))
+      throw new UsageError(`--header ${name} is not settable (hop-by-hop, Host, Content-Length and Accept-Encoding are the client's)`);
     headers[name] = header.slice(colon + 1).trim();
   }
   if (flags.cookie !== undefined) headers.cookie = flags.cookie;

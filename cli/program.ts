@@ -26,23 +26,28 @@ function registerCommands(program: Command, run: (action: () => Promise<Action>)
   const walk = program
     .command('walk')
     .summary('page URLs of sites, sitemaps or local sitemap files, one a line')
-    .description('Page URLs, one a line. A site root (path "/") is discovered first (robots.txt, then well-known paths); any other URL is read as a sitemap; a local path is read as a sitemap file whose children are fetched.')
+    .description(
+      'Page URLs, one a line. A site root (path "/") is discovered first (robots.txt, then well-known paths); any other URL is read as a sitemap; a local path is read as a sitemap file whose children are fetched.',
+    )
     .argument('<input...>', 'URL, host name (https:// added), local sitemap file, or - for URLs on stdin');
   addFilterOptions(addNetworkOptions(outputOptions(walk, ['lines', 'ndjson', 'csv', 'json'])))
-    .option('--validators <file>', 'incremental re-sync: read the previous run\'s sitemap validators from FILE (if present), skip or ask conditionally for unchanged sitemaps (their URLs are not printed), and rewrite FILE after a complete walk')
+    .option(
+      '--validators <file>',
+      "incremental re-sync: read the previous run's sitemap validators from FILE (if present), skip or ask conditionally for unchanged sitemaps (their URLs are not printed), and rewrite FILE after a complete walk",
+    )
     .option('--full', 'with --validators: read every sitemap whole (the file is still rewritten)');
-  walk.addHelpText('after', examples([
-    'crawler-factory walk https://www.example.com/',
-    'crawler-factory walk example.com --include "/blog/**" --since 2024-01-01 --format csv -o blog.csv',
-    'crawler-factory walk ./sitemap.xml.gz --locale de --scope host',
-    'cat sites.txt | crawler-factory walk - --rate 2 --header "Authorization: Bearer T" --ndjson',
-  ]));
+  walk.addHelpText(
+    'after',
+    examples([
+      'crawler-factory walk https://www.example.com/',
+      'crawler-factory walk example.com --include "/blog/**" --since 2024-01-01 --format csv -o blog.csv',
+      'crawler-factory walk ./sitemap.xml.gz --locale de --scope host',
+      'cat sites.txt | crawler-factory walk - --rate 2 --header "Authorization: Bearer T" --ndjson',
+    ]),
+  );
   walk.action(run(async () => (await import('./commands/walk.js')).walkCommand));
 
-  const discover = program
-    .command('discover')
-    .summary('sitemap URLs of a site, one a line')
-    .argument('<rootUrl>', 'site root URL (or host name)');
+  const discover = program.command('discover').summary('sitemap URLs of a site, one a line').argument('<rootUrl>', 'site root URL (or host name)');
   addNetworkOptions(discover).option('--ndjson', 'sitemap and error objects, a summary last');
   discover.addHelpText('after', examples(['crawler-factory discover https://www.example.com/', 'crawler-factory discover example.com --ndjson']));
   discover.action(run(async () => (await import('./commands/discover.js')).discoverCommand));
@@ -74,10 +79,13 @@ function registerCommands(program: Command, run: (action: () => Promise<Action>)
     .option('--retry-stalled', 'with --resume: claim again the sitemaps a stalled job is stuck on (after fixing the site)')
     .option('--budget <ms>', 'time budget per slice, at least 250 (default 10000)')
     .option('--urls', "print the shards' URLs instead of the final status");
-  addFilterOptions(addNetworkOptions(jobRun)).addHelpText('after', examples([
-    'crawler-factory job run https://www.example.com/ --store redis://127.0.0.1:6379 --path-prefix /docs/',
-    'crawler-factory job run --resume AbC123... --store redis://127.0.0.1:6379 --urls',
-  ]));
+  addFilterOptions(addNetworkOptions(jobRun)).addHelpText(
+    'after',
+    examples([
+      'crawler-factory job run https://www.example.com/ --store redis://127.0.0.1:6379 --path-prefix /docs/',
+      'crawler-factory job run --resume AbC123... --store redis://127.0.0.1:6379 --urls',
+    ]),
+  );
   jobRun.action(run(async () => (await import('./commands/job-run.js')).jobRunCommand));
 
   const serve = program
@@ -99,21 +107,28 @@ function registerCommands(program: Command, run: (action: () => Promise<Action>)
     .summary('sync a site into the URL inventory (DATABASE_URL, else PGlite in --db DIR)')
     .argument('[rootUrl]', 'site root URL (or --resume)')
     .option('--site <id>', 'site id (default: derived from the host)')
-    .option('--db <dir|url>', 'PGlite folder when DATABASE_URL is unset (default FACTORY_DB_DIR, else .crawler-factory/db; one process at a time), or a postgres:// URL')
-    .option('--resume <syncId>', "continue an existing sync, with the settings it started with (flags given again override them)")
+    .option(
+      '--db <dir|url>',
+      'PGlite folder when DATABASE_URL is unset (default FACTORY_DB_DIR, else .crawler-factory/db; one process at a time), or a postgres:// URL',
+    )
+    .option('--resume <syncId>', 'continue an existing sync, with the settings it started with (flags given again override them)')
     .option('--full', "read every sitemap whole instead of re-syncing from the last done sync's validators")
     .option('--budget <ms>', 'time budget per slice, at least 250 (default 10000)');
-  addNetworkOptions(sync).addHelpText('after', examples([
-    'crawler-factory sync https://www.example.com/ --site example',
-    'DATABASE_URL=postgres://127.0.0.1/test REDIS_URL=redis://127.0.0.1:6379 crawler-factory sync --resume <syncId>',
-  ]));
+  addNetworkOptions(sync).addHelpText(
+    'after',
+    examples([
+      'crawler-factory sync https://www.example.com/ --site example',
+      'DATABASE_URL=postgres://127.0.0.1/test REDIS_URL=redis://127.0.0.1:6379 crawler-factory sync --resume <syncId>',
+    ]),
+  );
   sync.action(run(async () => (await import('./commands/sync.js')).syncCommand));
 
   const sites = program.command('sites').summary('list, change or remove the sites of the URL inventory (DATABASE_URL, else PGlite in --db DIR)');
-  const sitesAction = (action: string) => run(async () => {
-    const { sitesCommand } = await import('./commands/sites.js');
-    return ((positionals: string[], flags: never, io: Io) => sitesCommand([action, ...positionals], flags, io)) as Action;
-  });
+  const sitesAction = (action: string) =>
+    run(async () => {
+      const { sitesCommand } = await import('./commands/sites.js');
+      return ((positionals: string[], flags: never, io: Io) => sitesCommand([action, ...positionals], flags, io)) as Action;
+    });
   const dbOption = '--db <dir>';
   const dbHelp = 'PGlite data directory when DATABASE_URL is unset (default .crawler-factory/db)';
   sites.command('list').summary('every site as NDJSON: options, URL count, last sync').option(dbOption, dbHelp).action(sitesAction('list'));
@@ -141,8 +156,14 @@ function registerCommands(program: Command, run: (action: () => Promise<Action>)
     .option('--allow-host <host[:port]>', 'a new root may be this private host (repeatable)', collect)
     .option('--resolve <host:port:addr>', 'static DNS override (repeatable)', collect)
     .action(sitesAction('set'));
-  sitesSet.addHelpText('after', examples(['crawler-factory sites set shop --path-prefix /blog/ --locale en-us --max-urls 100000', 'crawler-factory sites set shop --unset filter']));
-  sites.addHelpText('after', examples(['crawler-factory sites list', 'crawler-factory sites rm shop', 'DATABASE_URL=postgres://127.0.0.1/test crawler-factory sites list']));
+  sitesSet.addHelpText(
+    'after',
+    examples(['crawler-factory sites set shop --path-prefix /blog/ --locale en-us --max-urls 100000', 'crawler-factory sites set shop --unset filter']),
+  );
+  sites.addHelpText(
+    'after',
+    examples(['crawler-factory sites list', 'crawler-factory sites rm shop', 'DATABASE_URL=postgres://127.0.0.1/test crawler-factory sites list']),
+  );
 
   const demo = program
     .command('demo')
@@ -173,14 +194,21 @@ export function buildProgram(io: Io, result: { code: number; ran: boolean }): Co
     .showHelpAfterError('(add --help for usage)')
     .exitOverride()
     .configureOutput({ writeOut: (text) => io.stdout.write(text), writeErr: (text) => io.stderr.write(text) });
-  program.addHelpText('after', '\nExit: 0 done (child errors reported), 1 fatal error, 2 usage error, 130 interrupted.\nEnvironment: FACTORY_LOG_LEVEL, LOG_LEVEL, FACTORY_ALLOW_HOSTS, FACTORY_RESOLVE, HTTPS_PROXY, NO_PROXY, REDIS_URL.\n');
-  const run = (load: () => Promise<Action>) => async (...args: unknown[]) => {
-    const command = args.at(-1) as Command;
-    result.ran = true;
-    await configureLogs(command.opts().verbose === true, io.env);
-    const positionals = command.processedArgs.flatMap((value: unknown) => (Array.isArray(value) ? (value as string[]) : value === undefined ? [] : [String(value)]));
-    result.code = await (await load())(positionals, command.opts() as never, io);
-  };
+  program.addHelpText(
+    'after',
+    '\nExit: 0 done (child errors reported), 1 fatal error, 2 usage error, 130 interrupted.\nEnvironment: FACTORY_LOG_LEVEL, LOG_LEVEL, FACTORY_ALLOW_HOSTS, FACTORY_RESOLVE, HTTPS_PROXY, NO_PROXY, REDIS_URL.\n',
+  );
+  const run =
+    (load: () => Promise<Action>) =>
+    async (...args: unknown[]) => {
+      const command = args.at(-1) as Command;
+      result.ran = true;
+      await configureLogs(command.opts().verbose === true, io.env);
+      const positionals = command.processedArgs.flatMap((value: unknown) =>
+        Array.isArray(value) ? (value as string[]) : value === undefined ? [] : [String(value)],
+      );
+      result.code = await (await load())(positionals, command.opts() as never, io);
+    };
   registerCommands(program, run);
   return program;
 }

@@ -57,7 +57,10 @@ export function progressText(counts: RunCounts): string {
  * Children of a `sitemap` event the walk will read: none past maxDepth, at most maxChildrenPerIndex (the reader
  * skips the rest), less those already visited (`duplicates`).
  */
-export function childrenToRead(event: { children: number; duplicates: number; depth: number }, limits: { maxChildrenPerIndex: number; maxDepth: number }): number {
+export function childrenToRead(
+  event: { children: number; duplicates: number; depth: number },
+  limits: { maxChildrenPerIndex: number; maxDepth: number },
+): number {
   if (event.depth + 1 > limits.maxDepth) return 0;
   return Math.max(0, Math.min(event.children, limits.maxChildrenPerIndex) - event.duplicates);
 }

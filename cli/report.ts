@@ -8,7 +8,8 @@ export function fatalBody(error: unknown): { kind: string; url: string | null; m
 
 /** What to do next, for the errors a user can fix with a flag. */
 export function hint(kind: string): string {
-  if (kind === 'blocked_ssrf') return '\n  hint: the target is loopback or private; allow it with --allow-host HOST[:PORT] (the server: FACTORY_ALLOW_HOSTS) or --allow-private';
+  if (kind === 'blocked_ssrf')
+    return '\n  hint: the target is loopback or private; allow it with --allow-host HOST[:PORT] (the server: FACTORY_ALLOW_HOSTS) or --allow-private';
   if (kind === 'timeout') return '\n  hint: raise --timeout MS';
   if (kind === 'not_sitemap') return '\n  hint: pass the sitemap URL itself (walk https://host/sitemap.xml) or check robots.txt';
   return '';

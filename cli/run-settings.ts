@@ -117,7 +117,8 @@ function same(a: FlagValue, b: FlagValue): boolean {
  * `keys` are the settings this command keeps; other flags pass through as given.
  */
 export function resumeFlags<T extends object>(given: T, stored: RunSettings | null, keys: readonly string[], id: string): { flags: T; notes: string[] } {
-  if (stored === null) return { flags: given, notes: [`resume: no stored settings for ${id} in ${RUNS_DIR} (another machine or folder?): running with the flags given`] };
+  if (stored === null)
+    return { flags: given, notes: [`resume: no stored settings for ${id} in ${RUNS_DIR} (another machine or folder?): running with the flags given`] };
   const now = pickFlags(given, keys);
   const merged: Record<string, unknown> = { ...(given as Record<string, unknown>) };
   const notes: string[] = [];

@@ -88,7 +88,12 @@ function limitsForProgress(options: WalkCallOptions): { maxChildrenPerIndex: num
 }
 
 /** Walks every input in turn into the sink; child errors go to stderr as lines (or into NDJSON). */
-export async function runWalk(inputs: AsyncIterable<Input>, options: WalkCallOptions & { signal: AbortSignal }, display: WalkDisplay, io: Io & { sink: DataSink }): Promise<WalkOutcome> {
+export async function runWalk(
+  inputs: AsyncIterable<Input>,
+  options: WalkCallOptions & { signal: AbortSignal },
+  display: WalkDisplay,
+  io: Io & { sink: DataSink },
+): Promise<WalkOutcome> {
   const { writer } = io.sink;
   const formatter = new Formatter(display.format);
   const progress = new ProgressLine(io.stderr, display.progress && !display.quiet);

@@ -103,7 +103,10 @@ async function onEstimate(event) {
 
 function chosenFilter() {
   if (document.querySelector('input[name="scope"]:checked')?.value !== 'subtree') return undefined;
-  const pathPrefixes = $('#path-groups').value.split(',').map((p) => p.trim()).filter(Boolean);
+  const pathPrefixes = $('#path-groups')
+    .value.split(',')
+    .map((p) => p.trim())
+    .filter(Boolean);
   const locales = [...document.querySelectorAll('#locales input:checked')].map((input) => input.value);
   return { pathPrefixes, locales };
 }
@@ -176,7 +179,16 @@ async function loadSyncs() {
   $('#syncs-table tbody').replaceChildren(
     ...syncs.map((sync) => {
       const tr = document.createElement('tr');
-      tr.append(cell(sync.syncId), cell(sync.state), cell(sync.startedAt), cell(String(sync.seen)), cell(String(sync.new)), cell(String(sync.changed)), cell(String(sync.removed)), cell(errorsText(sync.errors)));
+      tr.append(
+        cell(sync.syncId),
+        cell(sync.state),
+        cell(sync.startedAt),
+        cell(String(sync.seen)),
+        cell(String(sync.new)),
+        cell(String(sync.changed)),
+        cell(String(sync.removed)),
+        cell(errorsText(sync.errors)),
+      );
       return tr;
     }),
   );
@@ -252,7 +264,15 @@ async function loadUrls(cursor) {
   $('#urls-table tbody').replaceChildren(
     ...page.urls.map((row) => {
       const tr = document.createElement('tr');
-      tr.append(cell(row.url, 'url'), cell(row.sitemapLastmod), cell(row.changefreq), cell(row.priority === null ? '' : String(row.priority)), cell(row.locale), cell(row.changedAt), cell(row.removedAt ?? ''));
+      tr.append(
+        cell(row.url, 'url'),
+        cell(row.sitemapLastmod),
+        cell(row.changefreq),
+        cell(row.priority === null ? '' : String(row.priority)),
+        cell(row.locale),
+        cell(row.changedAt),
+        cell(row.removedAt ?? ''),
+      );
       const td = document.createElement('td');
       td.append(button('History', () => showHistory(row.url), `History of ${row.url}`));
       tr.append(td);
@@ -283,7 +303,8 @@ async function showHistory(url) {
 }
 
 const CSV_COLUMNS = ['url', 'sitemapLastmod', 'changefreq', 'priority', 'locale', 'pathPrefix', 'firstSeenAt', 'lastSeenAt', 'changedAt', 'removedAt'];
-const csvField = (value) => (value === null || value === undefined ? '' : /[",\n\r]/.test(String(value)) ? `"${String(value).replaceAll('"', '""')}"` : String(value));
+const csvField = (value) =>
+  value === null || value === undefined ? '' : /[",\n\r]/.test(String(value)) ? `"${String(value).replaceAll('"', '""')}"` : String(value);
 
 async function download(format) {
   showError(null);
@@ -292,7 +313,13 @@ async function download(format) {
     const text = await response.text();
     const content =
       format === 'csv'
-        ? [CSV_COLUMNS.join(','), ...text.split('\n').filter(Boolean).map((line) => CSV_COLUMNS.map((column) => csvField(JSON.parse(line)[column])).join(','))].join('\n') + '\n'
+        ? [
+            CSV_COLUMNS.join(','),
+            ...text
+              .split('\n')
+              .filter(Boolean)
+              .map((line) => CSV_COLUMNS.map((column) => csvField(JSON.parse(line)[column])).join(',')),
+          ].join('\n') + '\n'
         : text;
     const link = document.createElement('a');
     link.href = URL.createObjectURL(new Blob([content], { type: format === 'csv' ? 'text/csv' : 'application/x-ndjson' }));
@@ -323,12 +350,17 @@ function wire() {
     event.preventDefault();
     sessionStorage.setItem(TOKEN_KEY, $('#token').value);
     void checkHealth();
-    void loadSites().then(() => showError(null), (error) => showError(`Loading sites failed: ${error.message}`));
+    void loadSites().then(
+      () => showError(null),
+      (error) => showError(`Loading sites failed: ${error.message}`),
+    );
   });
   $('#estimate-form').addEventListener('submit', onEstimate);
   $('#scope-form').addEventListener('submit', onAddSite);
   $('#cancel-add').addEventListener('click', cancelAdd);
-  document.querySelectorAll('input[name="scope"]').forEach((radio) => radio.addEventListener('change', () => ($('#subtree').hidden = chosenFilter() === undefined)));
+  document
+    .querySelectorAll('input[name="scope"]')
+    .forEach((radio) => radio.addEventListener('change', () => ($('#subtree').hidden = chosenFilter() === undefined)));
   $('#sync-button').addEventListener('click', onSync);
   $('#stop-button').addEventListener('click', onStop);
   $('#url-filters').addEventListener('submit', (event) => {

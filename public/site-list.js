@@ -26,7 +26,11 @@ export function createSiteList({ api, cell, button, onOpen, onError }) {
     const index = view.cursors.length - 1;
     const first = index * PAGE_SIZE + 1;
     const matching = view.query ? ` matching “${view.query}”` : '';
-    $('#sites-range').textContent = sites.length ? `Sites ${first}–${first + sites.length - 1}${matching}` : view.query ? `No site matches “${view.query}”` : 'No site yet';
+    $('#sites-range').textContent = sites.length
+      ? `Sites ${first}–${first + sites.length - 1}${matching}`
+      : view.query
+        ? `No site matches “${view.query}”`
+        : 'No site yet';
     $('#sites-prev').disabled = index === 0;
     $('#sites-next').disabled = view.nextCursor === null;
   }

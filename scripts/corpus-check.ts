@@ -261,7 +261,10 @@ function dropReasons(run: SiteRun, path: string): string {
   const body = run.bodies.get(path) ?? Buffer.alloc(0);
   const bytes = body[0] === 0x1f && body[1] === 0x8b ? gunzipSync(body) : body;
   const { stats } = parseSitemapBytes(bytes, { sitemapUrl: run.server.url(path), maxUrlLength: DEFAULT_LIMITS.maxUrlLength });
-  return Object.entries(stats.dropped).filter(([, count]) => count > 0).map(([reason, count]) => `${count} ${reason}`).join(', ');
+  return Object.entries(stats.dropped)
+    .filter(([, count]) => count > 0)
+    .map(([reason, count]) => `${count} ${reason}`)
+    .join(', ');
 }
 
 /** One file the oracle reads, against what the engine made of it; null when they reconcile without drops. */
@@ -455,7 +458,11 @@ function printTable(reports: SiteReport[]): void {
   const header = ['site', 'expected', 'found', 'urls+alt', 'errors', 'verdict'];
   const rows = reports.map((r) => [r.id, String(r.expected), String(r.found), String(r.urls), String(r.failures.length), verdictOf(r)]);
   const widths = header.map((title, column) => Math.max(title.length, ...rows.map((row) => (row[column] ?? '').length)));
-  const format = (row: string[]) => row.map((cell, column) => cell.padEnd(widths[column] ?? 0)).join('  ').trimEnd();
+  const format = (row: string[]) =>
+    row
+      .map((cell, column) => cell.padEnd(widths[column] ?? 0))
+      .join('  ')
+      .trimEnd();
   process.stdout.write(`\n${[format(header), ...rows.map(format)].join('\n')}\n\n`);
 }
 

@@ -121,7 +121,7 @@ function parseCli(argv: string[]) {
 
 async function main(argv: string[]): Promise<number> {
   const cli = parseCli(argv);
-  if (!cli) return void process.stderr.write(USAGE), 2;
+  if (!cli) return (void process.stderr.write(USAGE), 2);
   const progress = (line: string) => void (cli.quiet || process.stderr.write(`${line}\n`));
   const onRetry = (event: RetryEvent) => progress(`retry ${event.call} #${event.attempt} in ${event.delayMs} ms: ${event.reason}`);
   const client = new DiscoverClient({ api: cli.api, token: cli.token ?? process.env.FACTORY_API_TOKEN ?? null, onRetry });
@@ -130,7 +130,7 @@ async function main(argv: string[]): Promise<number> {
     const summary = await orchestrate({ client, rootUrl: cli.root ?? null, jobId: cli.job ?? null, budgetMs: cli.budgetMs, progress, out });
     const { failures: _failures, ...line } = summary;
     process.stdout.write(`${JSON.stringify(line)}\n`);
-    if (summary.stalled !== null) return reportStalledJob(summary.stalled), STALLED_EXIT_CODE;
+    if (summary.stalled !== null) return (reportStalledJob(summary.stalled), STALLED_EXIT_CODE);
     if (summary.state !== 'done') reportFailedJob(summary.state, summary.failures);
     return summary.state === 'done' ? 0 : 1;
   } finally {

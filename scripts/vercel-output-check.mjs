@@ -52,7 +52,10 @@ async function checkFunctions() {
   const vercelJson = JSON.parse(await readFile(join(projectDir, 'vercel.json'), 'utf8'));
   const funcs = await functionDirs();
   process.stdout.write(`functions: ${funcs.join(', ')}\n`);
-  check(JSON.stringify(funcs) === JSON.stringify(EXPECTED_FUNCTIONS.map((name) => `${name}.func`)), `exactly ${EXPECTED_FUNCTIONS.join(' and ')} are functions`);
+  check(
+    JSON.stringify(funcs) === JSON.stringify(EXPECTED_FUNCTIONS.map((name) => `${name}.func`)),
+    `exactly ${EXPECTED_FUNCTIONS.join(' and ')} are functions`,
+  );
   check(!funcs.some((name) => /__tests__|\.test|(^|\/)_/.test(name)), 'no test or helper became a function');
   const configs = {};
   for (const name of funcs) {
@@ -60,7 +63,9 @@ async function checkFunctions() {
     const config = JSON.parse(await readFile(join(dir, '.vc-config.json'), 'utf8'));
     const source = `${name.replace(/\.func$/, '')}.ts`;
     configs[name] = config;
-    process.stdout.write(`  ${name}: runtime ${config.runtime}, maxDuration ${config.maxDuration}, handler ${config.handler}, launcher ${config.launcherType}\n`);
+    process.stdout.write(
+      `  ${name}: runtime ${config.runtime}, maxDuration ${config.maxDuration}, handler ${config.handler}, launcher ${config.launcherType}\n`,
+    );
     check(config.runtime === RUNTIME, `${name} runs on ${RUNTIME}`);
     check(config.maxDuration === vercelJson.functions?.[source]?.maxDuration, `${name} maxDuration ${config.maxDuration} matches vercel.json`);
     check(existsSync(join(dir, config.handler)), `${name} has its handler ${config.handler}`);

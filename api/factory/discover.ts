@@ -18,7 +18,12 @@ async function start(body: z.infer<typeof StartJobRequestSchema>, context: Servi
   const store = await context.store();
   const previous = body.previousJobId === undefined ? {} : { previousJobId: body.previousJobId };
   const created = await createJob(store, { rootUrl: body.rootUrl, options: { ...body.options, net: context.net }, ...previous });
-  const status = await runSlice(store, created.jobId, { budgetMs: body.budgetMs ?? DEFAULT_SLICE_BUDGET_MS, hardLimitMs: SLICE_HARD_LIMIT_MS, net: context.net, signal });
+  const status = await runSlice(store, created.jobId, {
+    budgetMs: body.budgetMs ?? DEFAULT_SLICE_BUDGET_MS,
+    hardLimitMs: SLICE_HARD_LIMIT_MS,
+    net: context.net,
+    signal,
+  });
   return json(status, 201);
 }
 

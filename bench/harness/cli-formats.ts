@@ -45,7 +45,10 @@ async function runBin(bin: string, indexUrl: string, format: string): Promise<Pr
   const sink = openSync('/dev/null', 'w');
   const started = performance.now();
   try {
-    const child = spawn(process.execPath, [bin, 'walk', indexUrl, '--allow-private', '--quiet', '--format', format], { stdio: ['ignore', sink, 'ignore'], env: { ...process.env, LOG_LEVEL: 'silent' } });
+    const child = spawn(process.execPath, [bin, 'walk', indexUrl, '--allow-private', '--quiet', '--format', format], {
+      stdio: ['ignore', sink, 'ignore'],
+      env: { ...process.env, LOG_LEVEL: 'silent' },
+    });
     const [code] = (await once(child, 'close')) as [number | null];
     return { wallMs: performance.now() - started, ok: code === 0, load1 };
   } finally {
@@ -63,7 +66,9 @@ export async function runCliFormats(root: string, scenario: Scenario, crawlee: B
   const bin = builtBin(root);
   const empty = { tree: scenario.name, expectedUrls: scenario.children * scenario.perChild, runs, medianMs: {}, vsLines: {}, vsCrawlee: {} };
   if (bin === null) return { ...empty, error: 'dist/cli/bin.js missing: run `npm run build` first' };
-  process.stderr.write(`[bench] cli: warming a tree of ${scenario.children} x ${scenario.perChild} URLs${scenario.amp ? ' (one loc in ten with &amp;)' : ''}\n`);
+  process.stderr.write(
+    `[bench] cli: warming a tree of ${scenario.children} x ${scenario.perChild} URLs${scenario.amp ? ' (one loc in ten with &amp;)' : ''}\n`,
+  );
   const tree = await startTreeProcess(root, scenario);
   try {
     for (let round = 0; round < scenario.runs; round += 1) {
@@ -74,16 +79,20 @@ export async function runCliFormats(root: string, scenario: Scenario, crawlee: B
       for (const format of CLI_FORMATS) {
         const run = await runBin(bin, tree.ready.indexUrl, format);
         runs[format]?.push(run);
-        process.stderr.write(`[bench] cli round ${round + 1}/${scenario.runs} ${format}: ${(run.wallMs / 1000).toFixed(2)} s${run.ok ? '' : ' FAILED'} (load ${run.load1.toFixed(1)})\n`);
+        process.stderr.write(
+          `[bench] cli round ${round + 1}/${scenario.runs} ${format}: ${(run.wallMs / 1000).toFixed(2)} s${run.ok ? '' : ' FAILED'} (load ${run.load1.toFixed(1)})\n`,
+        );
       }
     }
   } finally {
     await tree.stop();
   }
-  const medianMs = Object.fromEntries(Object.entries(runs).map(([name, list]) => {
-    const good = list.filter((run) => run.ok).map((run) => run.wallMs);
-    return [name, good.length === 0 ? null : median(good)];
-  }));
+  const medianMs = Object.fromEntries(
+    Object.entries(runs).map(([name, list]) => {
+      const good = list.filter((run) => run.ok).map((run) => run.wallMs);
+      return [name, good.length === 0 ? null : median(good)];
+    }),
+  );
   const ratio = (a: number | null | undefined, b: number | null | undefined) => (a == null || b == null || b === 0 ? null : a / b);
   const vsLines = Object.fromEntries(CLI_FORMATS.map((format) => [format, ratio(medianMs[format], medianMs.lines)]));
   const vsCrawlee = Object.fromEntries(CLI_FORMATS.map((format) => [format, ratio(medianMs.crawlee, medianMs[format])]));

@@ -94,7 +94,13 @@ function parseOnly(only: string | undefined): Only | null {
   const unknown = names.filter((name) => !known.includes(name));
   if (unknown.length > 0) throw new Error(`unknown contender(s): ${unknown.join(', ')} (known: ${known.join(', ')})`);
   const contenders = names.filter((name): name is ContenderName => (CONTENDERS as readonly string[]).includes(name));
-  return { contenders, manySitemaps: names.includes(MANY_SITEMAPS), resync: names.includes(RESYNC), wideIndex: names.includes(WIDE_INDEX), cli: names.includes(CLI) };
+  return {
+    contenders,
+    manySitemaps: names.includes(MANY_SITEMAPS),
+    resync: names.includes(RESYNC),
+    wideIndex: names.includes(WIDE_INDEX),
+    cli: names.includes(CLI),
+  };
 }
 
 // `--trees 1M[,5M]`: only these trees (by name); null is every tree of the mode.
@@ -111,7 +117,16 @@ function parseTrees(trees: string | undefined, scenarios: Scenario[]): Set<strin
  * `--runs N` and `--out FILE` (default .tmp/bench/) and `--save` (rewrites bench/results/).
  */
 export function readConfig(argv: string[]): BenchConfig {
-  const options = { quick: { type: 'boolean' }, only: { type: 'string' }, trees: { type: 'string' }, runs: { type: 'string' }, out: { type: 'string' }, save: { type: 'boolean' }, wire: { type: 'string' }, amp: { type: 'boolean' } } as const;
+  const options = {
+    quick: { type: 'boolean' },
+    only: { type: 'string' },
+    trees: { type: 'string' },
+    runs: { type: 'string' },
+    out: { type: 'string' },
+    save: { type: 'boolean' },
+    wire: { type: 'string' },
+    amp: { type: 'boolean' },
+  } as const;
   const { values } = parseArgs({ args: argv, options });
   const quick = values.quick ?? false;
   const only = parseOnly(values.only);
@@ -123,7 +138,14 @@ export function readConfig(argv: string[]): BenchConfig {
   const suffix = `${wire === 'mixed' ? '' : ` ${wire}`}${amp ? ' amp' : ''}`;
   const scenarios = (quick ? QUICK : FULL)
     .filter((s) => trees === null || trees.has(s.name))
-    .map((s) => ({ ...s, name: `${s.name}${suffix}`, wire, amp, runs: runs ?? s.runs, contenders: s.contenders.filter((c) => only === null || only.contenders.includes(c)) }))
+    .map((s) => ({
+      ...s,
+      name: `${s.name}${suffix}`,
+      wire,
+      amp,
+      runs: runs ?? s.runs,
+      contenders: s.contenders.filter((c) => only === null || only.contenders.includes(c)),
+    }))
     .filter((s) => s.contenders.length > 0);
   const manySitemaps = only === null || only.manySitemaps ? (quick ? 10_000 : 50_000) : null;
   const resync = only === null || only.resync ? (quick ? RESYNC_QUICK : RESYNC_FULL) : null;

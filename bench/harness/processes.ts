@@ -35,7 +35,17 @@ function waitForReady(child: ChildProcess): Promise<TreeReady> {
 
 /** Starts the benchmark tree in its own process (tsx is fine there: its memory is not measured). */
 export async function startTreeProcess(root: string, scenario: Scenario): Promise<TreeProcess> {
-  const args = [join(root, 'bin', 'run-ts.mjs'), join(root, 'bench', 'serve-tree.ts'), '--children', String(scenario.children), '--per-child', String(scenario.perChild), '--wire', scenario.wire, ...(scenario.amp === true ? ['--amp'] : [])];
+  const args = [
+    join(root, 'bin', 'run-ts.mjs'),
+    join(root, 'bench', 'serve-tree.ts'),
+    '--children',
+    String(scenario.children),
+    '--per-child',
+    String(scenario.perChild),
+    '--wire',
+    scenario.wire,
+    ...(scenario.amp === true ? ['--amp'] : []),
+  ];
   const child = spawn(process.execPath, args, { cwd: root, env: { ...process.env, LOG_LEVEL: 'warn' }, stdio: ['ignore', 'pipe', 'inherit'] });
   const ready = await waitForReady(child);
   return {

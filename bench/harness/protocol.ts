@@ -25,6 +25,9 @@ export interface TreeReady {
 
 /** The JSON after `marker` on the last line of `output` that carries it, or null. */
 export function markedJson(output: string, marker: string): unknown {
-  const line = output.split('\n').reverse().find((l) => l.startsWith(marker));
+  const line = output
+    .split('\n')
+    .reverse()
+    .find((l) => l.startsWith(marker));
   return line === undefined ? null : (JSON.parse(line.slice(marker.length)) as unknown);
 }

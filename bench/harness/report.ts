@@ -88,7 +88,8 @@ export function evaluateTargets(scenarios: ScenarioReport[], ratios: Ratios): Ta
   ];
 }
 
-const fmt = (value: number | null | undefined, digits = 0): string => (value === null || value === undefined ? 'n/a' : value.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits }));
+const fmt = (value: number | null | undefined, digits = 0): string =>
+  value === null || value === undefined ? 'n/a' : value.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
 
 // The median hides a bad run, so every run that found another count is named, with the errors of all runs.
 function row(scenario: ScenarioReport, c: ContenderSummary): string {
@@ -115,10 +116,14 @@ export function markdown(scenarios: ScenarioReport[], ratios: Ratios, targets: T
     '|---|---|---:|---:|---:|---:|---:|---:|---|',
     ...scenarios.flatMap((s) => s.contenders.map((c) => row(s, c))),
     '',
-    `Ratios (${scenarios[0]?.name ?? '-'} tree): throughput vs crawlee ${x(ratios.throughputVsCrawlee)}${rounds(ratios.throughputVsCrawleeByRound)}, vs sitemapper ${x(ratios.throughputVsSitemapper)}; `
-      + `peak RSS vs crawlee ${x(ratios.rssVsCrawlee)}, vs sitemapper ${x(ratios.rssVsSitemapper)}; `
-      + `throughput vs the hand scanner (the practical limit) ${x(ratios.throughputVsScanner)}.`,
-    `RSS growth, largest tree over smallest: ${Object.entries(ratios.rssGrowth).map(([k, v]) => `${k} ${x(v)}`).join(', ') || 'n/a'}.`,
+    `Ratios (${scenarios[0]?.name ?? '-'} tree): throughput vs crawlee ${x(ratios.throughputVsCrawlee)}${rounds(ratios.throughputVsCrawleeByRound)}, vs sitemapper ${x(ratios.throughputVsSitemapper)}; ` +
+      `peak RSS vs crawlee ${x(ratios.rssVsCrawlee)}, vs sitemapper ${x(ratios.rssVsSitemapper)}; ` +
+      `throughput vs the hand scanner (the practical limit) ${x(ratios.throughputVsScanner)}.`,
+    `RSS growth, largest tree over smallest: ${
+      Object.entries(ratios.rssGrowth)
+        .map(([k, v]) => `${k} ${x(v)}`)
+        .join(', ') || 'n/a'
+    }.`,
     '',
     '| target | measured | goal | met |',
     '|---|---:|---|---|',
@@ -129,5 +134,11 @@ export function markdown(scenarios: ScenarioReport[], ratios: Ratios, targets: T
 
 /** Where and on what the numbers were measured. */
 export function machine(): Record<string, string | number> {
-  return { node: process.version, platform: `${process.platform} ${process.arch}`, cpus: cpus().length, cpuModel: cpus()[0]?.model ?? 'unknown', totalMemMiB: Math.round(totalmem() / 2 ** 20) };
+  return {
+    node: process.version,
+    platform: `${process.platform} ${process.arch}`,
+    cpus: cpus().length,
+    cpuModel: cpus()[0]?.model ?? 'unknown',
+    totalMemMiB: Math.round(totalmem() / 2 ** 20),
+  };
 }

@@ -12,7 +12,9 @@ export const WIDE_INDEX_GOALS = { wallMs: 40_000, rssGrowthBytes: 256 * 1024 * 1
  */
 export async function runWideIndex(root: string, sizes: number[]): Promise<WideIndexResult[]> {
   const args = [join(root, 'bin', 'run-ts.mjs'), join('bench', 'wide-index.ts'), '--children', sizes.join(','), '--json'];
-  process.stderr.write(`[bench] wide-index: ${sizes.map((size) => size.toLocaleString('en-US')).join(' and ')} one-URL children, built bin, walk and Redis job\n`);
+  process.stderr.write(
+    `[bench] wide-index: ${sizes.map((size) => size.toLocaleString('en-US')).join(' and ')} one-URL children, built bin, walk and Redis job\n`,
+  );
   const child = spawn(process.execPath, args, { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] });
   let out = '';
   child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
@@ -27,7 +29,10 @@ export async function runWideIndex(root: string, sizes: number[]): Promise<WideI
 export function wideIndexMarkdown(results: WideIndexResult[]): string {
   const mib = (bytes: number) => (bytes / 1048576).toFixed(0);
   const rows = results.map((r) => {
-    const errors = Object.entries(r.errors).map(([kind, count]) => `${kind} x${count}`).join(', ') || 'none';
+    const errors =
+      Object.entries(r.errors)
+        .map(([kind, count]) => `${kind} x${count}`)
+        .join(', ') || 'none';
     return `| ${r.mode} | ${r.children.toLocaleString('en-US')} | ${(r.wallMs / 1000).toFixed(1)} | ${mib(r.peakRssBytes)} | ${mib(r.rssGrowthBytes)} | ${r.urls.toLocaleString('en-US')} | ${errors} | ${r.ok ? 'yes' : `NO${r.note ? ` (${r.note})` : ''}`} |`;
   });
   return [

@@ -102,7 +102,16 @@ async function pass(db: InventoryDb, input: { siteId: string; urls: number; chan
   input.probe.mark(`${input.label} 100%`);
   const row = await getSync(db, sync.syncId);
   const bare = { bareMs: Math.round(bareMs), bareRowsPerSecond: Math.round(input.urls / (bareMs / 1000)), vsBare: Number((upsertMs / bareMs).toFixed(2)) };
-  return { urls: input.urls, upsertMs: Math.round(upsertMs), rowsPerSecond: Math.round(input.urls / (upsertMs / 1000)), ...bare, removalMs: Math.round(removalMs), new: row.new, changed: row.changed, seen: row.seen };
+  return {
+    urls: input.urls,
+    upsertMs: Math.round(upsertMs),
+    rowsPerSecond: Math.round(input.urls / (upsertMs / 1000)),
+    ...bare,
+    removalMs: Math.round(removalMs),
+    new: row.new,
+    changed: row.changed,
+    seen: row.seen,
+  };
 }
 
 async function measure(name: string, db: InventoryDb, urls: number) {

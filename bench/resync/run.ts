@@ -95,7 +95,14 @@ async function walk(indexUrl: string, previous: { validators: Validators; prints
 }
 
 async function startServer(root: string, shape: ResyncShape) {
-  const args = [join(root, 'bin', 'run-ts.mjs'), join(root, 'bench', 'resync', 'serve.ts'), '--children', String(shape.children), '--per-child', String(shape.perChild)];
+  const args = [
+    join(root, 'bin', 'run-ts.mjs'),
+    join(root, 'bench', 'resync', 'serve.ts'),
+    '--children',
+    String(shape.children),
+    '--per-child',
+    String(shape.perChild),
+  ];
   const child = spawn(process.execPath, args, { cwd: root, env: { ...process.env, LOG_LEVEL: 'warn' }, stdio: ['ignore', 'pipe', 'inherit'] });
   let output = '';
   let ready: TreeReady | null = null;
@@ -124,13 +131,18 @@ export async function runResyncBench(root: string, shape: ResyncShape): Promise<
       const before = Number(await server.control('/bench/_bytes', 'GET'));
       const result = await walk(server.indexUrl, previous);
       const bytes = Number(await server.control('/bench/_bytes', 'GET')) - before;
-      process.stderr.write(`[bench] resync ${shape.name} ${name}: ${(result.walkMs / 1000).toFixed(2)} s, ${bytes} bytes, ${result.urlsRead} URLs read, ${result.sitemapsUnchanged} sitemaps unchanged\n`);
+      process.stderr.write(
+        `[bench] resync ${shape.name} ${name}: ${(result.walkMs / 1000).toFixed(2)} s, ${bytes} bytes, ${result.urlsRead} URLs read, ${result.sitemapsUnchanged} sitemaps unchanged\n`,
+      );
       return { ...result, bytes };
     };
     const first = await measured('first walk', null);
     passes.push(passOf('first walk', first, null, first));
     let last = first;
-    for (const [round, lastmod] of [[1, true], [2, false]] as const) {
+    for (const [round, lastmod] of [
+      [1, true],
+      [2, false],
+    ] as const) {
       await server.control(`/bench/_lastmod?on=${lastmod ? 1 : 0}`);
       await server.control(`/bench/_change?children=${spread(shape, round).join(',')}`);
       const name = lastmod ? 're-sync, index lastmods' : 're-sync, conditional GETs (no index lastmods)';
@@ -145,7 +157,12 @@ export async function runResyncBench(root: string, shape: ResyncShape): Promise<
   return { shape, passes };
 }
 
-function passOf(name: string, run: Awaited<ReturnType<typeof walk>> & { bytes: number }, same: boolean | null, first: { walkMs: number; bytes: number }): ResyncPass {
+function passOf(
+  name: string,
+  run: Awaited<ReturnType<typeof walk>> & { bytes: number },
+  same: boolean | null,
+  first: { walkMs: number; bytes: number },
+): ResyncPass {
   const isFirst = same === null;
   return {
     name,
@@ -172,6 +189,10 @@ export function resyncMarkdown(report: ResyncReport): string {
     const met = p.bytesRatio === null || p.timeRatio === null ? '' : p.bytesRatio <= 0.05 && p.timeRatio <= 0.1 && p.sameUrlSet === true ? 'yes' : 'no';
     return `| ${p.name} | ${(p.walkMs / 1000).toFixed(3)} | ${p.bytes.toLocaleString('en')} | ${p.urlsRead.toLocaleString('en')} | ${p.sitemapsRead} | ${p.sitemapsUnchanged} | ${percent(p.bytesRatio)} | ${percent(p.timeRatio)} | ${percent(p.timeVsFullWalk)} | ${same} | ${met} |`;
   });
-  const table = ['| pass | wall (s) | bytes sent | URLs read | sitemaps read | unchanged | bytes vs first (<= 5%) | time vs first (<= 10%) | time vs a warm full walk | same URL set | met |', '|---|---:|---:|---:|---:|---:|---:|---:|---:|---|---|', ...rows];
+  const table = [
+    '| pass | wall (s) | bytes sent | URLs read | sitemaps read | unchanged | bytes vs first (<= 5%) | time vs first (<= 10%) | time vs a warm full walk | same URL set | met |',
+    '|---|---:|---:|---:|---:|---:|---:|---:|---:|---|---|',
+    ...rows,
+  ];
   return `${head}${table.join('\n')}\n`;
 }

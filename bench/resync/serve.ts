@@ -81,7 +81,9 @@ const server = await startLoopbackServer((request, response) => route(origin, re
 origin = server.origin;
 server.server.on('connection', (socket: Socket) => sockets.push(socket));
 for (let i = 0; i < children; i += 1) state.children.set(i, { revision: 0, bytes: await encodeBenchChild(origin, i, perChild) });
-process.stdout.write(`${READY_MARKER}${JSON.stringify({ indexUrl: server.url('/bench/index.xml'), expectedUrls: children * perChild, cachedChildren: children, xmlBytes: 0 })}\n`);
+process.stdout.write(
+  `${READY_MARKER}${JSON.stringify({ indexUrl: server.url('/bench/index.xml'), expectedUrls: children * perChild, cachedChildren: children, xmlBytes: 0 })}\n`,
+);
 const stop = () => void server.close().then(() => process.exit(0));
 process.on('SIGTERM', stop);
 process.on('SIGINT', stop);

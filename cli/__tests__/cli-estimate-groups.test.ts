@@ -48,14 +48,16 @@ describe('crawler-factory estimate', () => {
     expect(run.stderr).toContain('"budgetMs":1500');
   });
 
-  it.each([[['estimate']], [['estimate', 'http://x/', 'http://y/']], [['estimate', 'http://x/', '--budget', 'soon']], [['estimate', 'http://x/', '--budget', '0']]])(
-    'exits 2 on a usage error: %j',
-    async (args) => {
-      const run = await runCli(args);
-      expect(run.code).toBe(2);
-      expect(run.stderr.length).toBeGreaterThan(0);
-    },
-  );
+  it.each([
+    [['estimate']],
+    [['estimate', 'http://x/', 'http://y/']],
+    [['estimate', 'http://x/', '--budget', 'soon']],
+    [['estimate', 'http://x/', '--budget', '0']],
+  ])('exits 2 on a usage error: %j', async (args) => {
+    const run = await runCli(args);
+    expect(run.code).toBe(2);
+    expect(run.stderr.length).toBeGreaterThan(0);
+  });
 
   it('exits 1 with the kind on stderr when the target is refused', async () => {
     const run = await runCli(['estimate', `${site.origin}/`]);

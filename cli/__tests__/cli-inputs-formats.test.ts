@@ -91,7 +91,11 @@ describe('output formats', () => {
 
   it('filters while streaming from the command line', async () => {
     const run = await runMain(['walk', site.url('/a.xml'), ...allow, '--since', '2024-01-01', '--require-lastmod', '--ndjson']);
-    expect(ndjson(run.stdout).filter((event) => event.type === 'url').map((event) => event.loc)).toEqual([`${site.origin}/p/0`]);
+    expect(
+      ndjson(run.stdout)
+        .filter((event) => event.type === 'url')
+        .map((event) => event.loc),
+    ).toEqual([`${site.origin}/p/0`]);
   });
 
   it('--quiet prints no child errors; without it the summary stays off when stderr is no terminal', async () => {
@@ -108,7 +112,10 @@ describe('errors say what to do next', () => {
     expect(run.stderr).toContain('FACTORY_ALLOW_HOSTS');
   });
 
-  it.each([['estimate', 'http://x.test/', '--budget', '100'], ['job', 'run', 'http://x.test/', '--budget', '249', '--store', 'memory']])('refuses a budget below 250 ms: %j', async (...args) => {
+  it.each([
+    ['estimate', 'http://x.test/', '--budget', '100'],
+    ['job', 'run', 'http://x.test/', '--budget', '249', '--store', 'memory'],
+  ])('refuses a budget below 250 ms: %j', async (...args) => {
     const run = await runMain(args);
     expect(run.code).toBe(2);
     expect(run.stderr).toContain('--budget');

@@ -13,7 +13,10 @@ beforeAll(async () => {
     const path = request.url ?? '/';
     if (path === '/index.xml') {
       const child = (name: string) => `<sitemap><loc>${site.origin}/${name}.xml</loc><lastmod>2026-01-01</lastmod></sitemap>`;
-      return { headers: XML, body: `<?xml version="1.0"?><sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">${child('a')}${child('b')}</sitemapindex>` };
+      return {
+        headers: XML,
+        body: `<?xml version="1.0"?><sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">${child('a')}${child('b')}</sitemapindex>`,
+      };
     }
     if (path === '/a.xml' || path === '/b.xml') return { headers: XML, body: urlsetXml(pageUrls(site.origin, 2, path.slice(1, 2))) };
     return null;

@@ -22,12 +22,20 @@ export interface CliProcess {
 /** Starts `node dist/cli/bin.js ...args` in `cwd` with `env` added (LOG_LEVEL warn). */
 export function startCli(args: string[], options: { env?: NodeJS.ProcessEnv; cwd?: string } = {}): CliProcess {
   const started = Date.now();
-  const child = spawn(process.execPath, [BIN, ...args], { cwd: options.cwd, env: { ...process.env, LOG_LEVEL: 'warn', ...options.env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [BIN, ...args], {
+    cwd: options.cwd,
+    env: { ...process.env, LOG_LEVEL: 'warn', ...options.env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let stdout = '';
   let stderr = '';
   child.stdout?.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
   child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  const exited = once(child, 'close').then(([code, signal]) => ({ code: code as number | null, signal: signal as NodeJS.Signals | null, ms: Date.now() - started }));
+  const exited = once(child, 'close').then(([code, signal]) => ({
+    code: code as number | null,
+    signal: signal as NodeJS.Signals | null,
+    ms: Date.now() - started,
+  }));
   const waitForStderr = (pattern: RegExp, timeoutMs = 120_000) =>
     new Promise<RegExpMatchArray>((resolve, reject) => {
       const check = () => {
@@ -35,7 +43,12 @@ export function startCli(args: string[], options: { env?: NodeJS.ProcessEnv; cwd
         if (match) return finish(() => resolve(match));
       };
       const timer = setTimeout(() => finish(() => reject(new Error(`no ${pattern} on stderr within ${timeoutMs} ms: ${stderr.slice(-800)}`))), timeoutMs);
-      const ended = () => finish(() => (stderr.match(pattern) ? resolve(stderr.match(pattern) as RegExpMatchArray) : reject(new Error(`process ended before ${pattern}: ${stderr.slice(-800)}`))));
+      const ended = () =>
+        finish(() =>
+          stderr.match(pattern)
+            ? resolve(stderr.match(pattern) as RegExpMatchArray)
+            : reject(new Error(`process ended before ${pattern}: ${stderr.slice(-800)}`)),
+        );
       const finish = (then: () => void) => {
         clearTimeout(timer);
         child.stderr?.off('data', check);
@@ -50,7 +63,10 @@ export function startCli(args: string[], options: { env?: NodeJS.ProcessEnv; cwd
 }
 
 /** Runs the CLI to its end. */
-export async function runCliIn(args: string[], options: { env?: NodeJS.ProcessEnv; cwd?: string } = {}): Promise<{ code: number | null; stdout: string; stderr: string; ms: number }> {
+export async function runCliIn(
+  args: string[],
+  options: { env?: NodeJS.ProcessEnv; cwd?: string } = {},
+): Promise<{ code: number | null; stdout: string; stderr: string; ms: number }> {
   const run = startCli(args, options);
   const { code, ms } = await run.exited;
   return { code, stdout: run.stdout(), stderr: run.stderr(), ms };

@@ -28,7 +28,9 @@ afterAll(async () => {
 
 describe('walk --progress', () => {
   it('shows the URLs found while a sitemap is pending, out of the children that will be read', async () => {
-    const child = spawn(process.execPath, [BUILT_BIN, 'walk', site.url('/index.xml'), '--allow-private', '--progress', '--max-children', String(KEPT)], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [BUILT_BIN, 'walk', site.url('/index.xml'), '--allow-private', '--progress', '--max-children', String(KEPT)], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stderr = '';
     let stdout = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));

@@ -97,7 +97,10 @@ describe('stop and resume with real processes', () => {
   });
 
   it('job run: after SIGKILL, --resume ID alone keeps --allow-private and --store: every URL exactly once', { timeout: 180_000 }, async () => {
-    const run = startCli(['job', 'run', site.indexUrl, '--store', redis.url, '--allow-private', '--budget', '1000', '--timeout', '60000'], { env: { REDIS_URL: '' }, cwd });
+    const run = startCli(['job', 'run', site.indexUrl, '--store', redis.url, '--allow-private', '--budget', '1000', '--timeout', '60000'], {
+      env: { REDIS_URL: '' },
+      cwd,
+    });
     const [, jobId] = (await run.waitForStderr(/job ([A-Za-z0-9_-]{22}) on the redis store/)) as RegExpMatchArray;
     const end = await stopWhileStreaming(site, run, 'SIGKILL', 2_500);
     expect(end.signal).toBe('SIGKILL');

@@ -44,7 +44,10 @@ describe('crawler-factory sites', () => {
     expect(sync.code).toBe(0);
     const listed = await runCli(['sites', 'list'], env);
     expect(listed.code).toBe(0);
-    const lines = listed.stdout.trim().split('\n').map((line) => JSON.parse(line) as { siteId: string; urlCount: number });
+    const lines = listed.stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { siteId: string; urlCount: number });
     expect(lines).toMatchObject([{ siteId: 'shop', urlCount: 300 }]);
 
     const set = await runMain(['sites', 'set', 'shop', '--max-urls', '1000', '--path-prefix', '/blog', '--locale', 'fr'], { env });

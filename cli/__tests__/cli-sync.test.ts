@@ -27,7 +27,14 @@ describe('crawler-factory sync', () => {
     expect(run.stderr).toContain('resumable only within this process');
     expect(run.code).toBe(0);
     type Failed = { url: string; kind: string; fate: string };
-    const sync = JSON.parse(run.stdout) as { syncId: string; state: string; seen: number; new: number; errors: Record<string, number>; failedSitemaps: Failed[] };
+    const sync = JSON.parse(run.stdout) as {
+      syncId: string;
+      state: string;
+      seen: number;
+      new: number;
+      errors: Record<string, number>;
+      failedSitemaps: Failed[];
+    };
     expect(sync).toMatchObject({ state: 'done', seen: site.expectation.all.pageUrls, new: site.expectation.all.pageUrls, keptUnread: 0 });
     expect(sync.errors.http_status).toBe(site.expectation.all.failures.length);
     // The demo's missing sitemaps answer 404: each is named in the final output, gone.

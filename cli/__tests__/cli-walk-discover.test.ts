@@ -52,7 +52,14 @@ describe('crawler-factory walk', () => {
     const allowed = await runMain(['walk', site.url('/a.xml'), '--allow-host', `127.0.0.1:${site.port}`, '--max-urls', '3']);
     expect(allowed.stdout.trim().split('\n')).toEqual(pageUrls(site.origin, 3));
     const resolved = await runMain([
-      'walk', `http://sitemaps.test:${site.port}/a.xml`, '--resolve', `sitemaps.test:${site.port}:127.0.0.1`, '--allow-host', `sitemaps.test:${site.port}`, '--max-urls', '2',
+      'walk',
+      `http://sitemaps.test:${site.port}/a.xml`,
+      '--resolve',
+      `sitemaps.test:${site.port}:127.0.0.1`,
+      '--allow-host',
+      `sitemaps.test:${site.port}`,
+      '--max-urls',
+      '2',
     ]);
     expect(resolved.code).toBe(0);
     expect(resolved.stdout.trim().split('\n')).toHaveLength(2);

@@ -17,7 +17,10 @@ beforeAll(async () => {
     const path = request.url ?? '/';
     if (path === '/index.xml') {
       const child = (name: string, lastmod: string) => `<sitemap><loc>${site.origin}/${name}.xml</loc><lastmod>${lastmod}</lastmod></sitemap>`;
-      return { headers: XML, body: `<?xml version="1.0"?><sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">${child('a', '2026-01-01')}${child('b', `2026-01-0${bVersion}`)}</sitemapindex>` };
+      return {
+        headers: XML,
+        body: `<?xml version="1.0"?><sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">${child('a', '2026-01-01')}${child('b', `2026-01-0${bVersion}`)}</sitemapindex>`,
+      };
     }
     if (path === '/a.xml') return { headers: { ...XML, etag: '"a"' }, body: urlsetXml(pageUrls(site.origin, 2, 'a')) };
     if (path === '/b.xml') return { headers: XML, body: urlsetXml(pageUrls(site.origin, bVersion, 'b')) };

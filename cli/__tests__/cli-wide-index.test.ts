@@ -37,19 +37,30 @@ describe('an index of 60,000 one-URL children, default flags', () => {
   it('walk: 50,000 URLs, one too_many_children error for the index', async () => {
     const run = await runBin(['walk', site.server.url('/index.xml'), '--allow-private', '--format', 'ndjson']);
     expect(run.code, run.stderr).toBe(0);
-    const events = run.stdout.trim().split('\n').map((line) => JSON.parse(line) as { type: string; kind?: string; url?: string; loc?: string });
+    const events = run.stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { type: string; kind?: string; url?: string; loc?: string });
     const urls = new Set(events.filter((event) => event.type === 'url').map((event) => event.loc ?? event.url));
     expect(urls.size).toBe(KEPT);
     expect(urls.has(site.server.url(`/p/${KEPT - 1}`))).toBe(true);
     expect(urls.has(site.server.url(`/p/${KEPT}`))).toBe(false);
-    expect(events.filter((event) => event.type === 'error')).toEqual([expect.objectContaining({ kind: 'too_many_children', url: site.server.url('/index.xml') })]);
+    expect(events.filter((event) => event.type === 'error')).toEqual([
+      expect.objectContaining({ kind: 'too_many_children', url: site.server.url('/index.xml') }),
+    ]);
     expect(site.server.hits(`/c/${KEPT}.xml`)).toBe(0);
   }, 180_000);
 
   it('job run on Redis: 50,000 URLs found, one too_many_children error', async () => {
     const run = await runBin(['job', 'run', site.server.url('/index.xml'), '--allow-private', '--store', redis.url, '--quiet']);
     expect(run.code, run.stderr).toBe(0);
-    const status = JSON.parse(run.stdout) as { jobId: string; state: string; urlsFound: number; sitemapsDone: number; errors: Array<{ kind: string; url: string | null }> };
+    const status = JSON.parse(run.stdout) as {
+      jobId: string;
+      state: string;
+      urlsFound: number;
+      sitemapsDone: number;
+      errors: Array<{ kind: string; url: string | null }>;
+    };
     expect(status).toMatchObject({ state: 'done', urlsFound: KEPT, sitemapsDone: KEPT + 1 });
     expect(status.errors).toEqual([expect.objectContaining({ kind: 'too_many_children', url: site.server.url('/index.xml') })]);
     const store = await connectRedisJobStore(redis.url);

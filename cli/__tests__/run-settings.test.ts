@@ -32,7 +32,15 @@ describe('run settings', () => {
   });
 
   it('keeps only given flags: undefined, false and empty lists are not settings', () => {
-    expect(pickFlags({ allowPrivate: false, allowHost: [], resolve: ['a:1:127.0.0.1'], db: undefined, full: true, other: 'x' }, ['allowPrivate', 'allowHost', 'resolve', 'db', 'full'])).toEqual({
+    expect(
+      pickFlags({ allowPrivate: false, allowHost: [], resolve: ['a:1:127.0.0.1'], db: undefined, full: true, other: 'x' }, [
+        'allowPrivate',
+        'allowHost',
+        'resolve',
+        'db',
+        'full',
+      ]),
+    ).toEqual({
       resolve: ['a:1:127.0.0.1'],
       full: true,
     });

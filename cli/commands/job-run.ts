@@ -28,7 +28,8 @@ export interface JobRunFlags extends CommonFlags {
 export const STALLED_EXIT_CODE = 3;
 
 /** The warning for a store that forgets: printed on stderr whatever the verbosity. */
-export const MEMORY_STORE_WARNING = 'warning: in-memory job store: jobs do not survive a restart (use --store redis://HOST:PORT, REDIS_URL or UPSTASH_REDIS_REST_URL)';
+export const MEMORY_STORE_WARNING =
+  'warning: in-memory job store: jobs do not survive a restart (use --store redis://HOST:PORT, REDIS_URL or UPSTASH_REDIS_REST_URL)';
 
 /** Opens the store named by --store (memory, redis://..., upstash), else the one the environment names. */
 async function openStore(spec: string | undefined, env: NodeJS.ProcessEnv): Promise<JobStore> {
@@ -55,8 +56,16 @@ function progressLine(status: JobStatus): string {
  * Runs slices until the job leaves `running`, stalls (another slice would loop on the same work), or a signal stops
  * it (the slice then commits what it read and releases its leases).
  */
-async function runToEnd(store: JobStore, jobId: string, how: { budgetMs: number; progress: boolean; io: Io; signal: AbortSignal; net: NetPolicyInput }): Promise<JobStatus> {
-  const draw = () => void getJobStatus(store, jobId).then((status) => how.io.stderr.write(progressLine(status)), () => undefined);
+async function runToEnd(
+  store: JobStore,
+  jobId: string,
+  how: { budgetMs: number; progress: boolean; io: Io; signal: AbortSignal; net: NetPolicyInput },
+): Promise<JobStatus> {
+  const draw = () =>
+    void getJobStatus(store, jobId).then(
+      (status) => how.io.stderr.write(progressLine(status)),
+      () => undefined,
+    );
   const timer = how.progress ? setInterval(draw, 500) : null;
   try {
     let status = await getJobStatus(store, jobId);
@@ -87,7 +96,25 @@ async function printShards(store: JobStore, status: JobStatus, io: Io): Promise<
 const RESUME_SETTINGS = ['allowPrivate', 'allowHost', 'resolve', 'store'] as const;
 
 /** The job's own settings: stored with it when it is created, so they are kept on a resume and cannot change there. */
-const JOB_SETTINGS = ['timeout', 'concurrency', 'maxDepth', 'maxUrls', 'userAgent', 'header', 'cookie', 'proxy', 'rate', 'retries', 'include', 'exclude', 'pathPrefix', 'locale', 'since', 'requireLastmod', 'scope'] as const;
+const JOB_SETTINGS = [
+  'timeout',
+  'concurrency',
+  'maxDepth',
+  'maxUrls',
+  'userAgent',
+  'header',
+  'cookie',
+  'proxy',
+  'rate',
+  'retries',
+  'include',
+  'exclude',
+  'pathPrefix',
+  'locale',
+  'since',
+  'requireLastmod',
+  'scope',
+] as const;
 
 /** The job keeps these itself: not written to disk again (a cookie or a token header is a secret). */
 const JOB_SECRETS = new Set<string>(['header', 'cookie', 'proxy']);
@@ -103,7 +130,8 @@ async function effectiveFlags(given: JobRunFlags, io: Io): Promise<JobRunFlags> 
 
 /** `continue with --resume ID` and what the environment must still say (REDIS_URL...), never a secret. */
 function resumeHint(jobId: string, flags: JobRunFlags, store: JobStore): string {
-  const fromEnv = flags.store === undefined && store.kind !== 'memory' ? ` (with ${store.kind === 'redis' ? 'REDIS_URL' : 'UPSTASH_REDIS_REST_URL/TOKEN'} set as now)` : '';
+  const fromEnv =
+    flags.store === undefined && store.kind !== 'memory' ? ` (with ${store.kind === 'redis' ? 'REDIS_URL' : 'UPSTASH_REDIS_REST_URL/TOKEN'} set as now)` : '';
   return `continue with --resume ${jobId}${fromEnv}`;
 }
 
@@ -130,7 +158,12 @@ export async function jobRunCommand([raw]: Array<string | undefined>, given: Job
     if (store.kind === 'memory') io.stderr.write(`${MEMORY_STORE_WARNING}\n`);
     const previous = flags.previous === undefined ? {} : { previousJobId: assertJobId(flags.previous) };
     const jobId = flags.resume ?? (await createJob(store, { rootUrl: rootUrl ?? '', options, ...previous })).jobId;
-    if (flags.resume === undefined && store.kind !== 'memory') await saveRunSettings({ command: 'job run', id: jobId, flags: pickFlags(flags, [...RESUME_SETTINGS, ...JOB_SETTINGS.filter((key) => !JOB_SECRETS.has(key))]) });
+    if (flags.resume === undefined && store.kind !== 'memory')
+      await saveRunSettings({
+        command: 'job run',
+        id: jobId,
+        flags: pickFlags(flags, [...RESUME_SETTINGS, ...JOB_SETTINGS.filter((key) => !JOB_SECRETS.has(key))]),
+      });
     if (!flags.quiet) io.stderr.write(`job ${jobId} on the ${store.kind} store\n`);
     if (flags.retryStalled) await retryStalledJob(store, jobId);
     const progress = (flags.progress || io.stderrIsTTY) && !flags.quiet;

@@ -73,7 +73,9 @@ export async function serveCommand(_args: string[], flags: ServeFlags, io: Io): 
     throw error;
   });
   if (resumed.length > 0) io.stderr.write(`resumed ${resumed.length} running sync(s): ${resumed.join(', ')}\n`);
-  io.stderr.write(`serving ${server.routes.join(', ')} on ${server.origin}\nops console: ${server.origin}/\ninventory: ${inventory} (this process holds it from its first use until it stops)\n`);
+  io.stderr.write(
+    `serving ${server.routes.join(', ')} on ${server.origin}\nops console: ${server.origin}/\ninventory: ${inventory} (this process holds it from its first use until it stops)\n`,
+  );
   await new Promise<void>((stop) => {
     process.once('SIGINT', stop);
     process.once('SIGTERM', stop);

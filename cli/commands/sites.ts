@@ -37,12 +37,20 @@ const UNSET_NAMES: Readonly<Record<string, string>> = {
 /** The options patch the `set` flags describe: each flag given replaces that option, `--unset NAME` removes one. */
 export function optionsPatchFrom(flags: SitesFlags): SiteOptionsPatch {
   const patch: SiteOptionsPatch = {};
-  const numbers = { maxUrls: intFlag('max-urls', flags.maxUrls, 1), maxDepth: intFlag('max-depth', flags.maxDepth, 0, 1_000), concurrency: intFlag('concurrency', flags.concurrency, 1, 16), timeoutMs: intFlag('timeout', flags.timeout, 1, 60_000) };
+  const numbers = {
+    maxUrls: intFlag('max-urls', flags.maxUrls, 1),
+    maxDepth: intFlag('max-depth', flags.maxDepth, 0, 1_000),
+    concurrency: intFlag('concurrency', flags.concurrency, 1, 16),
+    timeoutMs: intFlag('timeout', flags.timeout, 1, 60_000),
+  };
   for (const [key, value] of Object.entries(numbers)) if (value !== undefined) patch[key] = value;
   if (flags.userAgent !== undefined) patch.userAgent = flags.userAgent;
   // The sub-tree: path groups ("/blog/") and locales, as the console's wizard chooses them.
   if (flags.pathPrefix !== undefined || flags.locale !== undefined) {
-    patch.filter = { pathPrefixes: (flags.pathPrefix ?? []).map((prefix) => (prefix.endsWith('/') ? prefix : `${prefix}/`)), locales: (flags.locale ?? []).map((locale) => locale.toLowerCase()) };
+    patch.filter = {
+      pathPrefixes: (flags.pathPrefix ?? []).map((prefix) => (prefix.endsWith('/') ? prefix : `${prefix}/`)),
+      locales: (flags.locale ?? []).map((locale) => locale.toLowerCase()),
+    };
   }
   for (const name of flags.unset ?? []) patch[UNSET_NAMES[name] ?? name] = null;
   return patch;

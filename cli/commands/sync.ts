@@ -30,7 +30,9 @@ const UNUSED_FLAGS = ['timeout', 'concurrency', 'maxDepth', 'maxUrls', 'userAgen
 /** Says which given flags a sync ignores, rather than ignoring them silently. */
 function unusedFlagsNote(values: SyncFlags): string | null {
   const given = Object.keys(pickFlags(values, UNUSED_FLAGS)).map((key) => `--${key.replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`)}`);
-  return given.length === 0 ? null : `note: ${given.join(', ')} not used: a sync runs with its site's options (set when the site is added, e.g. from the console)\n`;
+  return given.length === 0
+    ? null
+    : `note: ${given.join(', ')} not used: a sync runs with its site's options (set when the site is added, e.g. from the console)\n`;
 }
 
 /** `sync 3/9 sitemaps · 12,000 urls · 12/12 shards · 40 new · 3 changed · running` on stderr. */
@@ -64,8 +66,12 @@ async function syncToRun(runtime: SyncRuntime, values: SyncFlags, rootUrl: strin
 
 /** The command that continues this sync, and what the environment must still say (never a password). */
 function resumeHint(syncId: string, target: DbTarget, store: JobStore): string {
-  const db = target.kind === 'pglite' ? (target.dir === DEFAULT_DB_DIR ? '' : ` --db ${target.dir}`) : target.from === '--db' ? ` --db ${redactedUrl(target.url)}` : '';
-  const env = [target.kind === 'postgres' && target.from === 'DATABASE_URL' ? 'DATABASE_URL' : null, store.kind === 'redis' ? 'REDIS_URL' : store.kind === 'upstash' ? 'UPSTASH_REDIS_REST_URL/TOKEN' : null].filter(Boolean);
+  const db =
+    target.kind === 'pglite' ? (target.dir === DEFAULT_DB_DIR ? '' : ` --db ${target.dir}`) : target.from === '--db' ? ` --db ${redactedUrl(target.url)}` : '';
+  const env = [
+    target.kind === 'postgres' && target.from === 'DATABASE_URL' ? 'DATABASE_URL' : null,
+    store.kind === 'redis' ? 'REDIS_URL' : store.kind === 'upstash' ? 'UPSTASH_REDIS_REST_URL/TOKEN' : null,
+  ].filter(Boolean);
   return `crawler-factory sync --resume ${syncId}${db}${env.length > 0 ? ` (with ${env.join(' and ')} set as now)` : ''}`;
 }
 
@@ -111,7 +117,10 @@ export async function syncCommand(positionals: string[], given: SyncFlags, io: I
   }
 }
 
-async function syncWith(runtime: SyncRuntime, run: { values: SyncFlags; rootUrl: string | undefined; target: DbTarget; budgetMs: number; io: Io; signal: AbortSignal }): Promise<number> {
+async function syncWith(
+  runtime: SyncRuntime,
+  run: { values: SyncFlags; rootUrl: string | undefined; target: DbTarget; budgetMs: number; io: Io; signal: AbortSignal },
+): Promise<number> {
   const { values, io, store } = { ...run, store: runtime.store };
   if (run.signal.aborted && values.resume === undefined) {
     // Stopped while the inventory was opening: nothing was started, so nothing needs resuming.
@@ -120,7 +129,10 @@ async function syncWith(runtime: SyncRuntime, run: { values: SyncFlags; rootUrl:
   }
   const syncId = await syncToRun(runtime, values, run.rootUrl);
   if (values.resume === undefined) await saveRunSettings({ command: 'sync', id: syncId, flags: pickFlags(values, SYNC_SETTINGS) });
-  const resumable = store.kind === 'memory' ? 'the memory job store: resumable only within this process (set REDIS_URL to resume later)' : `the ${store.kind} job store: resume with --resume ${syncId}`;
+  const resumable =
+    store.kind === 'memory'
+      ? 'the memory job store: resumable only within this process (set REDIS_URL to resume later)'
+      : `the ${store.kind} job store: resume with --resume ${syncId}`;
   if (values.quiet !== true) io.stderr.write(`sync ${syncId} into ${describeDb(run.target)}, on ${resumable}\n`);
   const progress = (values.progress === true || io.stderrIsTTY) && values.quiet !== true;
   let sync = await runToEnd(runtime, syncId, { budgetMs: run.budgetMs, progress, io, signal: run.signal });

@@ -64,10 +64,7 @@ type FactoryEnv = z.infer<typeof FactoryEnvSchema>;
 export const FACTORY_ENV_NAMES = Object.keys(FactoryEnvSchema.shape) as Array<keyof FactoryEnv>;
 
 /** Where jobs live: Redis over TCP, Upstash over REST (under either set of names), or this process's memory. */
-export type StoreConfig =
-  | { type: 'redis'; url: string }
-  | { type: 'upstash'; url: string; token: string }
-  | { type: 'memory' };
+export type StoreConfig = { type: 'redis'; url: string } | { type: 'upstash'; url: string; token: string } | { type: 'memory' };
 
 /** The service's configuration, typed: read from the environment once per distinct environment. */
 export interface FactoryConfig {

@@ -95,10 +95,7 @@ export class RequestError extends FactoryError {
 
 /** True for any FactoryError, also one from another copy of this module (checks `name` and `kind`). */
 export function isFactoryError(value: unknown): value is FactoryError {
-  return (
-    value instanceof FactoryError ||
-    (value instanceof Error && typeof (value as { kind?: unknown }).kind === 'string' && 'context' in value)
-  );
+  return value instanceof FactoryError || (value instanceof Error && typeof (value as { kind?: unknown }).kind === 'string' && 'context' in value);
 }
 
 /** Wraps anything thrown into a FactoryError of `fallback` kind, keeping a FactoryError as it is. */

@@ -26,7 +26,11 @@ export const FilterOptionsSchema = z.object({
   /** Locales to keep, as `groups` reports them (`en-US`); a bare language (`en`) keeps all of its regions. */
   locales: z.array(z.string().min(2).max(35)).max(100).default([]),
   /** Keep entries whose lastmod is on or after this date (ISO 8601); entries without lastmod are kept unless `requireLastmod`. */
-  since: z.iso.date().or(z.iso.datetime({ offset: true })).nullable().default(null),
+  since: z.iso
+    .date()
+    .or(z.iso.datetime({ offset: true }))
+    .nullable()
+    .default(null),
   /** Drop entries without a (valid) lastmod when `since` is set. */
   requireLastmod: z.boolean().default(false),
   /** `all` (default, as crawlee), `domain` (same registrable domain as the root) or `host` (same host). */

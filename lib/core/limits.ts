@@ -60,7 +60,10 @@ const HeaderNameSchema = z
   .regex(/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/, 'not a valid header name')
   .transform((name) => name.toLowerCase())
   .refine((name) => !REFUSED_HEADERS.has(name), { message: 'hop-by-hop, Host, Content-Length and Accept-Encoding headers are not settable' });
-const HeaderValueSchema = z.string().max(8_192).regex(/^[^\r\n\0]*$/, 'header values may not contain CR, LF or NUL');
+const HeaderValueSchema = z
+  .string()
+  .max(8_192)
+  .regex(/^[^\r\n\0]*$/, 'header values may not contain CR, LF or NUL');
 
 /** An outbound proxy: http(s) URL; hosts matching `noProxy` (NO_PROXY syntax: `host`, `.suffix`, `*`) go direct. */
 export const ProxySchema = z.object({

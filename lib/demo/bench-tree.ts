@@ -61,8 +61,10 @@ export function benchEntry(origin: string, child: number, i: number, amp = false
   const query = amp && i % 10 === 0 ? `?colour=${COLOURS[(i >> 4) % COLOURS.length]}&amp;size=m` : '';
   const loc = `${origin}/catalog/c${String(child).padStart(3, '0')}/products/${slug}.html${query}`;
   const lastmod = `${lastmodFor(i + child).slice(0, 10)}T${String(i % 24).padStart(2, '0')}:${String(i % 60).padStart(2, '0')}:00+00:00`;
-  return `  <url>\n    <loc>${loc}</loc>\n    <lastmod>${lastmod}</lastmod>\n`
-    + `    <changefreq>${i % 4 ? 'weekly' : 'daily'}</changefreq>\n    <priority>0.${1 + ((i + child) % 9)}</priority>\n  </url>\n`;
+  return (
+    `  <url>\n    <loc>${loc}</loc>\n    <lastmod>${lastmod}</lastmod>\n` +
+    `    <changefreq>${i % 4 ? 'weekly' : 'daily'}</changefreq>\n    <priority>0.${1 + ((i + child) % 9)}</priority>\n  </url>\n`
+  );
 }
 
 /** Child `child` as text chunks of a thousand entries. */
@@ -78,7 +80,10 @@ export function* benchChildChunks(origin: string, child: number, perChild: numbe
 
 /** The index listing every child. */
 export function benchIndexText(origin: string, children: number, wire: BenchWire = 'mixed'): string {
-  const items = Array.from({ length: children }, (_, i) => `  <sitemap><loc>${origin}${benchChildPath(i, wire)}</loc><lastmod>2024-06-01</lastmod></sitemap>\n`);
+  const items = Array.from(
+    { length: children },
+    (_, i) => `  <sitemap><loc>${origin}${benchChildPath(i, wire)}</loc><lastmod>2024-06-01</lastmod></sitemap>\n`,
+  );
   return `<?xml version="1.0" encoding="UTF-8"?>\n<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${items.join('')}</sitemapindex>\n`;
 }
 
@@ -91,7 +96,10 @@ export async function encodeBenchChild(origin: string, child: number, perChild: 
 
 // Children are encoded ahead of the measurements, two at a time (gzip runs on libuv's pool),
 // so the contenders measure parsing, not our generator. Past the budget, children stream per request.
-async function fillCache(origin: string, shape: Required<Pick<BenchTreeOptions, 'children' | 'perChild' | 'cacheBudgetBytes' | 'wire' | 'amp'>>): Promise<Map<number, Buffer>> {
+async function fillCache(
+  origin: string,
+  shape: Required<Pick<BenchTreeOptions, 'children' | 'perChild' | 'cacheBudgetBytes' | 'wire' | 'amp'>>,
+): Promise<Map<number, Buffer>> {
   const cache = new Map<number, Buffer>();
   let used = 0;
   for (let i = 0; i < shape.children && used < shape.cacheBudgetBytes; i += 2) {
@@ -110,7 +118,11 @@ function childIndexOf(path: string, children: number, wire: BenchWire): number |
 }
 
 /** Routes of the benchmark tree: the index, then children from the cache or generated on the fly. */
-export function benchTreeResolver(origin: string, shape: { children: number; perChild: number; wire?: BenchWire; amp?: boolean }, cache: Map<number, Buffer>): RouteResolver {
+export function benchTreeResolver(
+  origin: string,
+  shape: { children: number; perChild: number; wire?: BenchWire; amp?: boolean },
+  cache: Map<number, Buffer>,
+): RouteResolver {
   const wire = shape.wire ?? 'mixed';
   const index = benchIndexText(origin, shape.children, wire);
   return async (request, response) => {
@@ -121,7 +133,12 @@ export function benchTreeResolver(origin: string, shape: { children: number; per
     const encoding = benchChildEncoding(child, wire);
     const cached = cache.get(child);
     if (cached) sendBytes(request, response, cached, wireHeaders(encoding, 'application/xml'));
-    else await sendStreamed(request, response, { contentType: 'application/xml', encoding, chunks: () => benchChildChunks(origin, child, shape.perChild, shape.amp === true) });
+    else
+      await sendStreamed(request, response, {
+        contentType: 'application/xml',
+        encoding,
+        chunks: () => benchChildChunks(origin, child, shape.perChild, shape.amp === true),
+      });
     return 'handled';
   };
 }

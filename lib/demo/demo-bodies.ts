@@ -18,7 +18,8 @@ export function* indexChunks(origin: string, node: DemoIndex): Iterable<string> 
   const p = node.odd ? ODD_PREFIXES : STANDARD_PREFIXES;
   const t = (local: string) => qname(p.sitemap, local);
   const items = node.children.map(
-    (ref, k) => `  <${t('sitemap')}>\n    <${t('loc')}>${refUrl(origin, ref)}</${t('loc')}>\n    <${t('lastmod')}>${lastmodFor(k)}</${t('lastmod')}>\n  </${t('sitemap')}>\n`,
+    (ref, k) =>
+      `  <${t('sitemap')}>\n    <${t('loc')}>${refUrl(origin, ref)}</${t('loc')}>\n    <${t('lastmod')}>${lastmodFor(k)}</${t('lastmod')}>\n  </${t('sitemap')}>\n`,
   );
   yield `${XML_DECLARATION}<${t('sitemapindex')}${xmlnsAttributes(p, ['sitemap'])}>\n${items.join('')}</${t('sitemapindex')}>\n`;
 }

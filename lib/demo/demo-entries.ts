@@ -43,11 +43,13 @@ function image(p: Prefixes, loc: string, extra: string): string {
 function video(origin: string, i: number, p: Prefixes): string {
   const t = (local: string) => qname(p.video, local);
   const field = (local: string, value: string | number) => `<${t(local)}>${value}</${t(local)}>`;
-  return `<${t('video')}>${field('thumbnail_loc', `${origin}/thumbs/v-${i}.jpg`)}${field('title', `Demo video ${i}`)}`
-    + `${field('description', `How to use item ${i} &amp; its accessories`)}${field('content_loc', `${origin}/media/v-${i}.mp4`)}`
-    + `${field('player_loc', `${origin}/player?v=${i}&amp;autoplay=1`)}${field('duration', 30 + (i % 600))}`
-    + `${field('publication_date', lastmodFor(i))}${field('family_friendly', i % 5 ? 'yes' : 'no')}`
-    + `${field('tag', 'demo')}${field('tag', `series-${i % 7}`)}</${t('video')}>`;
+  return (
+    `<${t('video')}>${field('thumbnail_loc', `${origin}/thumbs/v-${i}.jpg`)}${field('title', `Demo video ${i}`)}` +
+    `${field('description', `How to use item ${i} &amp; its accessories`)}${field('content_loc', `${origin}/media/v-${i}.mp4`)}` +
+    `${field('player_loc', `${origin}/player?v=${i}&amp;autoplay=1`)}${field('duration', 30 + (i % 600))}` +
+    `${field('publication_date', lastmodFor(i))}${field('family_friendly', i % 5 ? 'yes' : 'no')}` +
+    `${field('tag', 'demo')}${field('tag', `series-${i % 7}`)}</${t('video')}>`
+  );
 }
 
 function news(leaf: DemoLeaf, i: number, p: Prefixes): string {
@@ -55,8 +57,10 @@ function news(leaf: DemoLeaf, i: number, p: Prefixes): string {
   const field = (local: string, value: string) => `<${t(local)}>${value}</${t(local)}>`;
   const language = leaf.pagePrefix.startsWith('/fr/') ? 'fr' : 'en';
   const publication = `<${t('publication')}>${field('name', 'Demo Times')}${field('language', language)}</${t('publication')}>`;
-  return `<${t('news')}>${publication}${field('publication_date', lastmodFor(i))}`
-    + `${field('title', `Story ${i}: <![CDATA[markets & more]]>`)}${field('keywords', 'demo, sitemap, news')}</${t('news')}>`;
+  return (
+    `<${t('news')}>${publication}${field('publication_date', lastmodFor(i))}` +
+    `${field('title', `Story ${i}: <![CDATA[markets & more]]>`)}${field('keywords', 'demo, sitemap, news')}</${t('news')}>`
+  );
 }
 
 function extensions(origin: string, leaf: DemoLeaf, i: number, p: Prefixes): string {
@@ -67,7 +71,9 @@ function extensions(origin: string, leaf: DemoLeaf, i: number, p: Prefixes): str
     case 'video':
       return video(origin, i, p);
     case 'gallery':
-      return [1, 2, 3].map((k) => image(p, `${origin}/photos/${i}-${k}.jpg`, `<${qname(p.image, 'caption')}>Photo ${k} of ${i}</${qname(p.image, 'caption')}>`)).join('');
+      return [1, 2, 3]
+        .map((k) => image(p, `${origin}/photos/${i}-${k}.jpg`, `<${qname(p.image, 'caption')}>Photo ${k} of ${i}</${qname(p.image, 'caption')}>`))
+        .join('');
     case 'news':
       return news(leaf, i, p);
     default:
@@ -88,7 +94,9 @@ export function urlElement(origin: string, leaf: DemoLeaf, i: number, p: Prefixe
   const t = (local: string) => qname(p.sitemap, local);
   const [loc = ''] = demoPageUrls(origin, leaf, i);
   const extra = extensions(origin, leaf, i, p);
-  return `  <${t('url')}>\n    ${locElement(loc, i, p)}\n    <${t('lastmod')}>${lastmodFor(i)}</${t('lastmod')}>`
-    + `\n    <${t('changefreq')}>${i % 2 ? 'weekly' : 'daily'}</${t('changefreq')}>\n    <${t('priority')}>0.${1 + (i % 9)}</${t('priority')}>`
-    + `${extra ? `\n    ${extra}` : ''}\n  </${t('url')}>\n`;
+  return (
+    `  <${t('url')}>\n    ${locElement(loc, i, p)}\n    <${t('lastmod')}>${lastmodFor(i)}</${t('lastmod')}>` +
+    `\n    <${t('changefreq')}>${i % 2 ? 'weekly' : 'daily'}</${t('changefreq')}>\n    <${t('priority')}>0.${1 + (i % 9)}</${t('priority')}>` +
+    `${extra ? `\n    ${extra}` : ''}\n  </${t('url')}>\n`
+  );
 }

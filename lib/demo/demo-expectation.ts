@@ -41,7 +41,20 @@ export interface DemoSiteExpectation {
 }
 
 function emptyWalk(): DemoWalkExpectation {
-  return { pageUrls: 0, entries: 0, alternateUrls: 0, alternateLinks: 0, sitemaps: 0, sitemapUrls: [], failures: [], cycleRefs: [], maxDepth: 0, images: 0, videos: 0, news: 0 };
+  return {
+    pageUrls: 0,
+    entries: 0,
+    alternateUrls: 0,
+    alternateLinks: 0,
+    sitemaps: 0,
+    sitemapUrls: [],
+    failures: [],
+    cycleRefs: [],
+    maxDepth: 0,
+    images: 0,
+    videos: 0,
+    news: 0,
+  };
 }
 
 function addLeaf(walk: DemoWalkExpectation, leaf: DemoLeaf): void {

@@ -102,10 +102,15 @@ function contentSections(size: (base: number) => number): DemoNode[] {
     leaf('atom', '/sitemaps/feeds/atom.xml', { encoding: 'content-encoding', odd: false, count: size(500), pagePrefix: '/updates/atom' }),
   ];
   return [
-    index('/sitemaps/blog/index.xml.gz', 'gzip-file', blog), ...blog,
-    index('/sitemaps/media/index.xml', 'plain', media, true), ...media,
-    index('/sitemaps/news/index.xml', 'plain', [...news, missing]), ...news, missing,
-    index('/sitemaps/feeds/index.xml', 'plain', feeds), ...feeds,
+    index('/sitemaps/blog/index.xml.gz', 'gzip-file', blog),
+    ...blog,
+    index('/sitemaps/media/index.xml', 'plain', media, true),
+    ...media,
+    index('/sitemaps/news/index.xml', 'plain', [...news, missing]),
+    ...news,
+    missing,
+    index('/sitemaps/feeds/index.xml', 'plain', feeds),
+    ...feeds,
   ];
 }
 
@@ -114,7 +119,11 @@ export function buildDemoPlan(scale = 1): DemoPlan {
   if (!(scale > 0 && scale <= MAX_DEMO_SCALE)) throw new RangeError(`demo scale must be in (0, ${MAX_DEMO_SCALE}]: ${scale}`);
   const size = (base: number) => Math.max(1, Math.round(base * scale));
   const sections = [...productSection('shoes', false, size), ...productSection('bags', true, size)];
-  const products = index('/sitemaps/products/index.xml', 'plain', sections.filter((node) => node.path.endsWith('/index.xml')));
+  const products = index(
+    '/sitemaps/products/index.xml',
+    'plain',
+    sections.filter((node) => node.path.endsWith('/index.xml')),
+  );
   const content = contentSections(size);
   const topLevel = [products, ...content.filter((node) => node.kind === 'index')];
   const root = index(ROOT, 'plain', topLevel);

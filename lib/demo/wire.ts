@@ -43,9 +43,7 @@ export async function sendStreamed(request: IncomingMessage, response: ServerRes
   if (request.method === 'HEAD') return void response.end();
   const source = Readable.from(body.chunks(), { objectMode: false });
   // A client that stops reading (a cap, a timeout) ends the pipeline with an error: that is its right.
-  const done = isGzippedOnWire(body.encoding)
-    ? pipeline(source, createGzip(), response)
-    : pipeline(source, response);
+  const done = isGzippedOnWire(body.encoding) ? pipeline(source, createGzip(), response) : pipeline(source, response);
   await done.catch(() => response.destroy());
 }
 

@@ -216,7 +216,8 @@ export function walkLimits(options: WalkCallOptions): WalkOptions {
 // A local file starts the walk as a resumed frontier would: file URLs are never identity-keyed or SSRF-checked,
 // and only this one is opened from disk; the children it lists go through the network path as usual.
 function localFileWalk<T>(fileUrl: string, limits: WalkOptions, setup: WalkSetup<T>): AsyncGenerator<WalkEvent<T>> {
-  const open: SitemapOpener = (url, request, conditional) => (url === fileUrl ? openLocalSitemap(url, request) : openSitemapIfModified(url, request, conditional));
+  const open: SitemapOpener = (url, request, conditional) =>
+    url === fileUrl ? openLocalSitemap(url, request) : openSitemapIfModified(url, request, conditional);
   const state = { frontier: [{ url: fileUrl, depth: 0, parent: null }], active: [], visited: [], sitemapsDone: 0, urlsEmitted: 0 };
   return new SitemapWalk<T>(limits, { state }, { ...setup, open }).events();
 }

@@ -48,7 +48,8 @@ export function adoptSync(runtime: SyncRuntime, syncId: string): void {
   if (!signal || driving.has(syncId)) return;
   const work = drive(runtime, syncId, signal)
     .catch((error: unknown) => {
-      if (!signal.aborted) log.error({ event: 'background_sync_failed', syncId, err: error }, 'background advance of a sync failed: it waits for the next caller');
+      if (!signal.aborted)
+        log.error({ event: 'background_sync_failed', syncId, err: error }, 'background advance of a sync failed: it waits for the next caller');
     })
     .finally(() => driving.delete(syncId));
   driving.set(syncId, work);
@@ -71,7 +72,7 @@ export async function resumeRunningSyncs(env: Record<string, string | undefined>
   try {
     const context = serviceContext(env);
     const db = await inventoryDb(env);
-    const rows = await db.query("SELECT sync_id AS \"syncId\" FROM syncs WHERE state = 'running' ORDER BY started_at");
+    const rows = await db.query('SELECT sync_id AS "syncId" FROM syncs WHERE state = \'running\' ORDER BY started_at');
     const syncIds = rows.map((row) => z.string().parse(row.syncId));
     if (syncIds.length === 0) return [];
     const runtime: SyncRuntime = { db, store: await context.store(), net: context.net };

@@ -170,7 +170,12 @@ export class DiscoverClient {
     const headers: Record<string, string> = { accept: 'application/json' };
     if (call.body !== undefined) headers['content-type'] = 'application/json';
     if (this.options.token) headers.authorization = `Bearer ${this.options.token}`;
-    const init = { method: call.method, headers, body: call.body === undefined ? undefined : JSON.stringify(call.body), signal: AbortSignal.timeout(call.timeoutMs) };
+    const init = {
+      method: call.method,
+      headers,
+      body: call.body === undefined ? undefined : JSON.stringify(call.body),
+      signal: AbortSignal.timeout(call.timeoutMs),
+    };
     let response: Response;
     try {
       response = await this.fetch(new URL(call.path, this.options.api), init);

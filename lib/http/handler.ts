@@ -44,7 +44,8 @@ export async function handle(request: Request, route: (context: ServiceContext) 
     if (requestLogging) log.info({ event: 'request', method: request.method, path, status: response.status, ms: Date.now() - startedAt }, 'request served');
   } catch (error) {
     response = responseForError(error);
-    if (requestLogging) log.info({ event: 'request_failed', method: request.method, path, status: response.status, ms: Date.now() - startedAt }, 'request refused');
+    if (requestLogging)
+      log.info({ event: 'request_failed', method: request.method, path, status: response.status, ms: Date.now() - startedAt }, 'request refused');
   }
   return withHeaders(response, corsFor(request));
 }

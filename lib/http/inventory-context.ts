@@ -11,7 +11,8 @@ export function inventoryDb(env: Record<string, string | undefined> = process.en
   const { database, onVercel } = factoryConfig(env);
   // A serverless instance's disk is scratch: PGlite there would lose the inventory at every cold start.
   if (onVercel && database.type === 'pglite') throw new ConfigError('DATABASE_URL', 'DATABASE_URL is not set: the inventory needs Postgres on Vercel');
-  const target = database.type === 'postgres' ? { databaseUrl: database.url, dataDir: DEFAULT_DB_DIR } : { databaseUrl: null, dataDir: database.dir ?? DEFAULT_DB_DIR };
+  const target =
+    database.type === 'postgres' ? { databaseUrl: database.url, dataDir: DEFAULT_DB_DIR } : { databaseUrl: null, dataDir: database.dir ?? DEFAULT_DB_DIR };
   return warmDb.get(() => openInventoryDb(target));
 }
 

@@ -6,7 +6,10 @@ import { isIP } from 'node:net';
  * address are not: a name may resolve anywhere.
  */
 export function isLoopbackHost(host: string): boolean {
-  const bare = host.trim().toLowerCase().replace(/^\[(.*)\]$/, '$1');
+  const bare = host
+    .trim()
+    .toLowerCase()
+    .replace(/^\[(.*)\]$/, '$1');
   if (bare === 'localhost' || bare.endsWith('.localhost')) return true;
   const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/.exec(bare)?.[1];
   const address = mapped ?? bare;

@@ -22,7 +22,9 @@ const SECRET_PARAM = /token|key|secret|password|passwd|auth|sig|session|cookie|c
 
 /** The request's path and query for a log line, with the values of secret-looking parameters redacted. */
 export function loggablePath(url: URL): string {
-  const query = [...url.searchParams].map(([name, value]) => `${encodeURIComponent(name)}=${SECRET_PARAM.test(name) ? '[redacted]' : encodeURIComponent(value)}`);
+  const query = [...url.searchParams].map(
+    ([name, value]) => `${encodeURIComponent(name)}=${SECRET_PARAM.test(name) ? '[redacted]' : encodeURIComponent(value)}`,
+  );
   return query.length === 0 ? url.pathname : `${url.pathname}?${query.join('&')}`;
 }
 
@@ -99,7 +101,13 @@ export async function startLocalApiServer(apiDir: string, listen: { host: string
       .then(() => respond(routes, request, publicDir))
       .then((response) => {
         accessLog.info(
-          { event: 'access', method: request.method, path: loggablePath(new URL(request.url)), status: response.status, ms: Math.round(performance.now() - startedAt) },
+          {
+            event: 'access',
+            method: request.method,
+            path: loggablePath(new URL(request.url)),
+            status: response.status,
+            ms: Math.round(performance.now() - startedAt),
+          },
           'request',
         );
         return sendWebResponse(response, outgoing);

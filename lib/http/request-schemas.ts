@@ -2,7 +2,6 @@ import { z } from 'zod';
 import { DEFAULT_SLICE_BUDGET_MS } from './api-limits.js';
 import { CallerOptionsSchema } from '../core/limits.js';
 
-
 const budgetMs = z.number().int().positive().max(DEFAULT_SLICE_BUDGET_MS);
 
 /** `POST /api/factory/estimate` body (or `?rootUrl=`). */
@@ -27,7 +26,11 @@ export const DiscoverQuerySchema = z
   .object({
     jobId: z.string().max(200),
     // Digits only: coercion would read `shard=` as shard 0.
-    shard: z.string().regex(/^\d{1,8}$/, 'shard must be a whole number').transform(Number).optional(),
+    shard: z
+      .string()
+      .regex(/^\d{1,8}$/, 'shard must be a whole number')
+      .transform(Number)
+      .optional(),
   })
   .strict();
 

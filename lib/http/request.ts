@@ -32,7 +32,10 @@ export function parseQuery<S extends z.ZodType>(request: Request, schema: S): z.
   const issue = parsed.error.issues[0];
   if (issue?.code === 'unrecognized_keys') throw new RequestError('bad_request', `unknown query parameter ${issue.keys.join(', ')}`);
   const name = issue?.path.join('.') ?? '';
-  throw new RequestError('bad_request', name === '' ? `invalid query: ${issue?.message ?? 'malformed'}` : `query parameter ${name}: ${issue?.message ?? 'invalid'}`);
+  throw new RequestError(
+    'bad_request',
+    name === '' ? `invalid query: ${issue?.message ?? 'malformed'}` : `query parameter ${name}: ${issue?.message ?? 'invalid'}`,
+  );
 }
 
 async function readCapped(request: Request): Promise<string> {

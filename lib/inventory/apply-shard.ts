@@ -132,7 +132,11 @@ async function applyPart(tx: Queryable, part: Part): Promise<boolean> {
 export async function applyShard(db: InventoryDb, shard: ShardToApply): Promise<ShardApplied> {
   const { rows, filtered } = prepareRows(shard.entries, shard.filter);
   const parts = partsOf(rows);
-  const sitemapIds = await resolveSitemapIds(db, shard, rows.flatMap((row) => row.sources));
+  const sitemapIds = await resolveSitemapIds(
+    db,
+    shard,
+    rows.flatMap((row) => row.sources),
+  );
   const result: ShardApplied = { appliedParts: 0, skippedParts: 0 };
   for (const [index, partRows] of parts.entries()) {
     const part = { shard, index, total: parts.length, rows: partRows, filtered: index === 0 ? filtered : 0, sitemapIds };

@@ -27,7 +27,9 @@ export async function applyMigrations(db: InventoryDb): Promise<number[]> {
   return db.session(async (session) => {
     await session.query(`SELECT pg_advisory_lock(${MIGRATION_LOCK}::bigint)`);
     try {
-      await session.query('CREATE TABLE IF NOT EXISTS schema_migrations (version integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())');
+      await session.query(
+        'CREATE TABLE IF NOT EXISTS schema_migrations (version integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())',
+      );
       const rows = await session.query('SELECT version FROM schema_migrations');
       const applied = new Set(rows.map((row) => z.coerce.number().int().parse(row.version)));
       const done: number[] = [];

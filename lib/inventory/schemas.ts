@@ -7,7 +7,10 @@ export const SiteIdSchema = z.string().regex(/^[a-z0-9][a-z0-9._-]{0,99}$/, 'sit
 /** What a job keeps of a site's URLs: only these path groups and locales (empty or absent: all). */
 export const SiteFilterSchema = z
   .object({
-    pathPrefixes: z.array(z.string().regex(/^\/([^/]+\/)?$/, 'a path group is "/" or "/name/"')).max(1_000).default([]),
+    pathPrefixes: z
+      .array(z.string().regex(/^\/([^/]+\/)?$/, 'a path group is "/" or "/name/"'))
+      .max(1_000)
+      .default([]),
     locales: z.array(z.string().min(2).max(35)).max(1_000).default([]),
   })
   .strict();

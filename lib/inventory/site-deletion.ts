@@ -15,7 +15,10 @@ export interface SiteDeletion {
 // Children before parents (foreign keys): each statement deletes one batch of the site's rows and says how many.
 const PURGE_STEPS: ReadonlyArray<{ table: string; sql: string }> = [
   { table: 'url_history', sql: 'DELETE FROM url_history WHERE id IN (SELECT id FROM url_history WHERE site_id = $1 LIMIT $2)' },
-  { table: 'sitemap_validators', sql: 'DELETE FROM sitemap_validators WHERE (site_id, sitemap_key) IN (SELECT site_id, sitemap_key FROM sitemap_validators WHERE site_id = $1 LIMIT $2)' },
+  {
+    table: 'sitemap_validators',
+    sql: 'DELETE FROM sitemap_validators WHERE (site_id, sitemap_key) IN (SELECT site_id, sitemap_key FROM sitemap_validators WHERE site_id = $1 LIMIT $2)',
+  },
   {
     table: 'sync_parts',
     sql: 'DELETE FROM sync_parts WHERE (sync_id, shard, part) IN (SELECT p.sync_id, p.shard, p.part FROM sync_parts p JOIN syncs s ON s.sync_id = p.sync_id WHERE s.site_id = $1 LIMIT $2)',
@@ -29,7 +32,11 @@ const PURGE_STEPS: ReadonlyArray<{ table: string; sql: string }> = [
   { table: 'syncs', sql: 'DELETE FROM syncs WHERE sync_id IN (SELECT sync_id FROM syncs WHERE site_id = $1 LIMIT $2)' },
 ];
 
-const countOf = (rows: readonly Record<string, unknown>[]) => z.coerce.number().int().parse(rows[0]?.n ?? 0);
+const countOf = (rows: readonly Record<string, unknown>[]) =>
+  z.coerce
+    .number()
+    .int()
+    .parse(rows[0]?.n ?? 0);
 
 /** Removes every row of a site marked deleted, batch by batch, the site row last; safe to run again after a crash. */
 export async function purgeSite(db: InventoryDb, siteId: string): Promise<Record<string, number>> {
@@ -43,7 +50,9 @@ export async function purgeSite(db: InventoryDb, siteId: string): Promise<Record
     }
     removed[step.table] = total;
   }
-  removed.sites = countOf(await db.query('WITH gone AS (DELETE FROM sites WHERE site_id = $1 AND deleted_at IS NOT NULL RETURNING 1) SELECT count(*)::int AS n FROM gone', [siteId]));
+  removed.sites = countOf(
+    await db.query('WITH gone AS (DELETE FROM sites WHERE site_id = $1 AND deleted_at IS NOT NULL RETURNING 1) SELECT count(*)::int AS n FROM gone', [siteId]),
+  );
   return removed;
 }
 

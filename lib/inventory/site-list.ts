@@ -12,8 +12,18 @@ export const MAX_SITE_PAGE = 1_000;
  * `cursor` continues after the page before. Unknown parameters are ignored, as before paging existed.
  */
 export const SiteListQuerySchema = z.object({
-  q: z.string().trim().max(200).optional().transform((q) => (q === '' ? undefined : q)),
-  limit: z.string().regex(/^\d{1,4}$/, 'limit is a whole number').transform(Number).pipe(z.number().int().min(1).max(MAX_SITE_PAGE)).optional(),
+  q: z
+    .string()
+    .trim()
+    .max(200)
+    .optional()
+    .transform((q) => (q === '' ? undefined : q)),
+  limit: z
+    .string()
+    .regex(/^\d{1,4}$/, 'limit is a whole number')
+    .transform(Number)
+    .pipe(z.number().int().min(1).max(MAX_SITE_PAGE))
+    .optional(),
   cursor: z.string().max(400).optional(),
 });
 export type SiteListQuery = z.infer<typeof SiteListQuerySchema>;

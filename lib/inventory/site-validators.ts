@@ -7,10 +7,9 @@ const RowSchema = z.object({ key: z.string(), etag: z.string().nullable(), lastM
 
 /** The site's sitemap validators from its last `done` sync: what its next sync's job starts from. */
 export async function readSiteValidators(db: InventoryDb, siteId: string): Promise<Validators> {
-  const rows = await db.query(
-    `SELECT sitemap_key AS "key", etag, last_modified AS "lastModified", lastmod FROM sitemap_validators WHERE site_id = $1`,
-    [siteId],
-  );
+  const rows = await db.query(`SELECT sitemap_key AS "key", etag, last_modified AS "lastModified", lastmod FROM sitemap_validators WHERE site_id = $1`, [
+    siteId,
+  ]);
   const entries = rows.map((row) => RowSchema.parse(row)).map(({ key, ...validator }) => [key, validator] as const);
   return ValidatorsSchema.parse(Object.fromEntries(entries));
 }

@@ -40,7 +40,13 @@ export interface SitePatch {
 
 /** The id a site gets from its host when none is given: `www.Example.com:8080` -> `www.example.com-8080`. */
 export function siteIdFromUrl(url: URL): string {
-  return SiteIdSchema.parse(url.host.toLowerCase().replace(/[^a-z0-9._-]/g, '-').replace(/^[^a-z0-9]+/, '').slice(0, 100));
+  return SiteIdSchema.parse(
+    url.host
+      .toLowerCase()
+      .replace(/[^a-z0-9._-]/g, '-')
+      .replace(/^[^a-z0-9]+/, '')
+      .slice(0, 100),
+  );
 }
 
 /** Validates a site id from a request: a malformed one is a 400, before any query. */
@@ -61,10 +67,11 @@ export async function createSite(db: InventoryDb, input: NewSite, net?: NetPolic
   const siteId = givenId ?? siteIdFromUrl(root);
   const options = SiteOptionsSchema.parse(input.options ?? {});
   const insert = () =>
-    db.query(
-      `INSERT INTO sites (site_id, root_url, options) VALUES ($1, $2, $3::jsonb) ON CONFLICT (site_id) DO NOTHING RETURNING ${SITE_COLUMNS}`,
-      [siteId, root.href, JSON.stringify(options)],
-    );
+    db.query(`INSERT INTO sites (site_id, root_url, options) VALUES ($1, $2, $3::jsonb) ON CONFLICT (site_id) DO NOTHING RETURNING ${SITE_COLUMNS}`, [
+      siteId,
+      root.href,
+      JSON.stringify(options),
+    ]);
   let [site] = parseRows(SiteSchema, await insert());
   if (!site && (await db.query('SELECT 1 FROM sites WHERE site_id = $1 AND deleted_at IS NOT NULL', [siteId])).length > 0) {
     await (await import('./site-deletion.js')).purgeSite(db, siteId);

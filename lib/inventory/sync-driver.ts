@@ -120,7 +120,12 @@ export async function advanceSync(runtime: SyncRuntime, syncId: string, options:
   if (sync.state !== 'running') return sync;
   let status = await jobStatusOrNull(runtime.store, sync.jobId);
   if (status === null) {
-    await finishSync(runtime.db, syncId, 'failed', `job ${sync.jobId} is gone from the ${runtime.store.kind} store (a memory store does not survive a restart)`);
+    await finishSync(
+      runtime.db,
+      syncId,
+      'failed',
+      `job ${sync.jobId} is gone from the ${runtime.store.kind} store (a memory store does not survive a restart)`,
+    );
     return getSync(runtime.db, syncId);
   }
   if (status.state === 'running') status = await runSlice(runtime.store, sync.jobId, { ...options, net: runtime.net });

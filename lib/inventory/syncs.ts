@@ -105,10 +105,11 @@ export async function getSyncDetail(db: InventoryDb, syncId: string, siteId?: st
 
 /** Ends a running sync in `state` (a sync already ended keeps its first ending). */
 export async function finishSync(db: InventoryDb, syncId: string, state: Exclude<JobState, 'running'>, message: string | null = null): Promise<void> {
-  await db.query(
-    `UPDATE syncs SET state = $2, message = $3, finished_at = now(), updated_at = now() WHERE sync_id = $1 AND state = 'running'`,
-    [syncId, state, message],
-  );
+  await db.query(`UPDATE syncs SET state = $2, message = $3, finished_at = now(), updated_at = now() WHERE sync_id = $1 AND state = 'running'`, [
+    syncId,
+    state,
+    message,
+  ]);
 }
 
 /** Shards of a sync whose every part is applied. */

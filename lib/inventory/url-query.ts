@@ -25,8 +25,16 @@ export const UrlQuerySchema = z
       .transform((value) => normaliseHreflang(value) ?? value)
       .optional(),
     changedSince: z.iso.datetime({ offset: true }).or(z.iso.date()).optional(),
-    removed: z.enum(['true', 'false']).transform((value) => value === 'true').optional(),
-    limit: z.string().regex(/^\d{1,4}$/, 'limit is a whole number').transform(Number).pipe(z.number().int().min(1).max(MAX_PAGE)).optional(),
+    removed: z
+      .enum(['true', 'false'])
+      .transform((value) => value === 'true')
+      .optional(),
+    limit: z
+      .string()
+      .regex(/^\d{1,4}$/, 'limit is a whole number')
+      .transform(Number)
+      .pipe(z.number().int().min(1).max(MAX_PAGE))
+      .optional(),
     cursor: z.string().max(4_000).optional(),
   })
   .strict();
@@ -82,10 +90,11 @@ function whereClauses(query: UrlQuery, after: string | null): { sql: string; par
 export async function listUrls(db: InventoryDb, siteId: string, query: UrlQuery): Promise<UrlPage> {
   const limit = query.limit ?? 100;
   const where = whereClauses(query, query.cursor === undefined ? null : decodeCursor(query.cursor));
-  const rows = await db.query(
-    `SELECT ${URL_COLUMNS} FROM urls WHERE site_id = $1${where.sql} ORDER BY url LIMIT $${where.params.length + 2}`,
-    [siteId, ...where.params, limit + 1],
-  );
+  const rows = await db.query(`SELECT ${URL_COLUMNS} FROM urls WHERE site_id = $1${where.sql} ORDER BY url LIMIT $${where.params.length + 2}`, [
+    siteId,
+    ...where.params,
+    limit + 1,
+  ]);
   const urls = parseRows(UrlRowSchema, rows);
   const page = urls.slice(0, limit);
   return { urls: page, nextCursor: urls.length > limit && page.length > 0 ? encodeCursor(page[page.length - 1]!.url) : null };

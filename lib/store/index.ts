@@ -2,7 +2,16 @@
 export * from './job-store.js';
 export { assertJobId, isJobId, JobIdSchema, newJobId, newLeaseToken } from './job-id.js';
 export { jobKeyPrefix } from './keys.js';
-export { activeSitemapOf, JobMetaSchema, WorkItemSchema, type JobMeta, type JobMetaInput, type StatusParts, type WorkItem, type WorkProgress } from './records.js';
+export {
+  activeSitemapOf,
+  JobMetaSchema,
+  WorkItemSchema,
+  type JobMeta,
+  type JobMetaInput,
+  type StatusParts,
+  type WorkItem,
+  type WorkProgress,
+} from './records.js';
 export { MemoryJobStore, type MemoryJobStoreOptions } from './memory-job-store.js';
 export { RedisJobStore, type RedisJobStoreOptions } from './redis-job-store.js';
 export { RedisReplyError, CountingCommands, type CommandStats, type RedisCommands } from './redis-commands.js';

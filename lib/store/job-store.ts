@@ -96,9 +96,7 @@ export interface EnqueueRequest {
  * What an enqueue did: new work added, already-visited skipped, and over maxSitemaps refused; `workAdded`: children
  * queued on behalf of `workId` so far, over all its passes (0 without a workId).
  */
-export type EnqueueResult =
-  | { type: 'enqueued'; added: number; duplicates: number; rejected: number; workAdded: number }
-  | { type: 'halted'; state: JobState };
+export type EnqueueResult = { type: 'enqueued'; added: number; duplicates: number; rejected: number; workAdded: number } | { type: 'halted'; state: JobState };
 
 /**
  * How a piece of work ended: `root` counts a failed root (once every root failed, the request's `fallback` is queued,

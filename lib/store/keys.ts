@@ -7,7 +7,22 @@ export function jobKeyPrefix(jobId: string): string {
  * The fixed keys of a job, in the order every Lua script receives them as KEYS[1..14]. `progress` holds per-work
  * counters (`<id>:claims` since the offset last moved, `<id>:added` children queued); `cycles` the kept cycles.
  */
-export const JOB_KEY_NAMES = ['status', 'meta', 'pending', 'active', 'items', 'offsets', 'commits', 'visited', 'errors', 'validators', 'unchanged', 'previous', 'progress', 'cycles'] as const;
+export const JOB_KEY_NAMES = [
+  'status',
+  'meta',
+  'pending',
+  'active',
+  'items',
+  'offsets',
+  'commits',
+  'visited',
+  'errors',
+  'validators',
+  'unchanged',
+  'previous',
+  'progress',
+  'cycles',
+] as const;
 
 /** One of the fixed keys of a job. */
 export type JobKeyName = (typeof JOB_KEY_NAMES)[number];

@@ -142,7 +142,9 @@ export class MemoryJobStore implements JobStore {
 
   async readResync(jobId: string): Promise<JobResync> {
     const job = this.find(assertJobId(jobId));
-    const entries = [...(job?.validators ?? [])].map(([key, raw]) => [key, parseJsonRecord(raw, SitemapValidatorSchema, `memory validator ${jobId}/${key}`)] as const);
+    const entries = [...(job?.validators ?? [])].map(
+      ([key, raw]) => [key, parseJsonRecord(raw, SitemapValidatorSchema, `memory validator ${jobId}/${key}`)] as const,
+    );
     return { validators: Object.fromEntries(entries), unchanged: [...(job?.unchanged ?? [])] };
   }
 

@@ -243,7 +243,19 @@ export class MemoryJob {
     }
     const { state, urlsFound, shardsWritten, sitemapsDone, duplicates, cycleCount, createdAt, updatedAt } = this.counters;
     const frontier = { pending: this.pending.length, active: this.active.size, leased, fewestClaims: Math.max(fewestClaims, 0), mostClaimed };
-    return { state, urlsFound, shardsWritten, sitemapsDone, duplicates, cycleCount, createdAt, updatedAt, ...frontier, errors: this.errors, cycles: this.cycles };
+    return {
+      state,
+      urlsFound,
+      shardsWritten,
+      sitemapsDone,
+      duplicates,
+      cycleCount,
+      createdAt,
+      updatedAt,
+      ...frontier,
+      errors: this.errors,
+      cycles: this.cycles,
+    };
   }
 
   private progressOf(id: string): { claims: number; added: number } {

@@ -87,13 +87,16 @@ class NodeRedisCommands implements RedisCommands {
   // Checks a quarter-timeout apart while commands are in flight; stops when none are.
   private watch(): void {
     if (this.watchdog !== null) return;
-    this.watchdog = setInterval(() => {
-      const now = Date.now();
-      for (const command of this.inFlight) if (now - command.since >= this.timeoutMs) command.timeOut();
-      if (this.inFlight.size > 0) return;
-      if (this.watchdog !== null) clearInterval(this.watchdog);
-      this.watchdog = null;
-    }, Math.max(10, Math.floor(this.timeoutMs / 4)));
+    this.watchdog = setInterval(
+      () => {
+        const now = Date.now();
+        for (const command of this.inFlight) if (now - command.since >= this.timeoutMs) command.timeOut();
+        if (this.inFlight.size > 0) return;
+        if (this.watchdog !== null) clearInterval(this.watchdog);
+        this.watchdog = null;
+      },
+      Math.max(10, Math.floor(this.timeoutMs / 4)),
+    );
     this.watchdog.unref();
   }
 

@@ -21,11 +21,38 @@ import {
   type StoreKind,
 } from './job-store.js';
 import { jobKeyPrefix, jobKeys, shardKey } from './keys.js';
-import { pairsToObject, parseJsonRecord, parseMeta, parseRecord, serializeCycle, serializeError, serializeMeta, serializeShard, serializeValidator, ShardSchema, type JobMeta, type StatusParts } from './records.js';
+import {
+  pairsToObject,
+  parseJsonRecord,
+  parseMeta,
+  parseRecord,
+  serializeCycle,
+  serializeError,
+  serializeMeta,
+  serializeShard,
+  serializeValidator,
+  ShardSchema,
+  type JobMeta,
+  type StatusParts,
+} from './records.js';
 import { CountingCommands, type CommandStats, type RedisCommands } from './redis-commands.js';
 import { checkGuard, toClaimResult, toCommitResult, toEnqueueResult, toFinishResult, toStatusParts } from './replies.js';
 import { ScriptRunner, type RetryPolicy } from './script-runner.js';
-import { CLAIM, COMMIT_SHARD, CREATE_JOB, DELETE_JOB, ENQUEUE, FINISH_WORK, RELEASE, RENEW, RETRY_STALLED, SEED_PREVIOUS, STATUS, STOP, VISIT } from './scripts/job-scripts.js';
+import {
+  CLAIM,
+  COMMIT_SHARD,
+  CREATE_JOB,
+  DELETE_JOB,
+  ENQUEUE,
+  FINISH_WORK,
+  RELEASE,
+  RENEW,
+  RETRY_STALLED,
+  SEED_PREVIOUS,
+  STATUS,
+  STOP,
+  VISIT,
+} from './scripts/job-scripts.js';
 import type { LuaScript } from './scripts/lua-script.js';
 import { StoreError } from './store-errors.js';
 
@@ -113,7 +140,19 @@ export class RedisJobStore implements JobStore {
     const next = claim === undefined ? ['', '0', '0'] : [claim.token, String(Math.ceil(claim.leaseMs)), String(claim.maxClaims)];
     const kept = [resync?.key ?? '', resync?.validator ? serializeValidator(resync.validator) : '', resync?.unchanged ? resync.url : ''];
     const found = [String(duplicates), cycle ? serializeCycle(cycle) : ''];
-    const args = [token, workId, flag(countSitemap), failure, ...last, ...next, ...kept, ...found, String(errors.length), ...errors.map(serializeError), ...pairs(fallback ? [fallback] : [])];
+    const args = [
+      token,
+      workId,
+      flag(countSitemap),
+      failure,
+      ...last,
+      ...next,
+      ...kept,
+      ...found,
+      String(errors.length),
+      ...errors.map(serializeError),
+      ...pairs(fallback ? [fallback] : []),
+    ];
     return toFinishResult(await this.run(FINISH_WORK, assertJobId(jobId), args), this.key(jobId), claim?.token);
   }
 
@@ -169,7 +208,9 @@ export class RedisJobStore implements JobStore {
     const prefix = jobKeyPrefix(assertJobId(jobId));
     const [flat, unchanged] = await Promise.all([this.runner.send(['HGETALL', prefix + 'validators']), this.runner.send(['SMEMBERS', prefix + 'unchanged'])]);
     const pairsOf = parseRecord(flat ?? [], z.array(z.string()), prefix + 'validators');
-    const validators = Object.fromEntries(Object.entries(pairsToObject(pairsOf)).map(([key, raw]) => [key, parseJsonRecord(raw, SitemapValidatorSchema, `${prefix}validators ${key}`)]));
+    const validators = Object.fromEntries(
+      Object.entries(pairsToObject(pairsOf)).map(([key, raw]) => [key, parseJsonRecord(raw, SitemapValidatorSchema, `${prefix}validators ${key}`)]),
+    );
     return { validators, unchanged: parseRecord(unchanged ?? [], z.array(z.string()), prefix + 'unchanged') };
   }
 

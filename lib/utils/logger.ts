@@ -20,7 +20,14 @@ const destinations = {
 let target: LogTarget = 'stderr';
 let sink: LoggerLike | null = null;
 
-const LEVEL_NAMES: Readonly<Record<number, 'error' | 'warn' | 'info' | 'debug'>> = { 60: 'error', 50: 'error', 40: 'warn', 30: 'info', 20: 'debug', 10: 'debug' };
+const LEVEL_NAMES: Readonly<Record<number, 'error' | 'warn' | 'info' | 'debug'>> = {
+  60: 'error',
+  50: 'error',
+  40: 'warn',
+  30: 'info',
+  20: 'debug',
+  10: 'debug',
+};
 
 // A line for a caller's logger: parsed back into its object and message, and handed to the method of its level.
 function forward(logger: LoggerLike, line: string): void {

@@ -68,7 +68,8 @@ describe('the discover handler over Redis', () => {
   it('starts a re-sync from a previous job (previousJobId): done, only URLs of the site, and 404 for an unknown previous job', async () => {
     const run = async (body: Record<string, unknown>) => {
       let status = await expectStatus(await POST(postRequest(PATH, { rootUrl: site.rootUrl, budgetMs: 5_000, ...body })), 201);
-      for (let calls = 0; status.state === 'running' && calls < 200; calls += 1) status = await expectStatus(await POST(postRequest(PATH, { jobId: status.jobId, budgetMs: 5_000 })), 200);
+      for (let calls = 0; status.state === 'running' && calls < 200; calls += 1)
+        status = await expectStatus(await POST(postRequest(PATH, { jobId: status.jobId, budgetMs: 5_000 })), 200);
       return status;
     };
     const first = await run({});

@@ -239,7 +239,7 @@ describe('handler refusals', () => {
     ['FACTORY_JOB_TTL_MS', 'a week'],
     ['FACTORY_CORS_ORIGINS', 'cors-origin-without-scheme.test'],
     ['UPSTASH_REDIS_REST_URL', 'ftp://secret@upstash.example'],
-  ])('a malformed %s is the operator\'s fault: 500 config naming the variable, never its value', async (name, value) => {
+  ])("a malformed %s is the operator's fault: 500 config naming the variable, never its value", async (name, value) => {
     const saved = process.env[name];
     process.env[name] = value;
     try {
@@ -255,6 +255,9 @@ describe('handler refusals', () => {
 
   it.skipIf(!hasRedisServer())('leaves the private Redis holding only the keys of the jobs it started', async () => {
     const keys = await probe.keys();
-    expect(keys.every((key) => /^cf:job:\{[A-Za-z0-9_-]{22}\}:/.test(key)), keys.join('\n')).toBe(true);
+    expect(
+      keys.every((key) => /^cf:job:\{[A-Za-z0-9_-]{22}\}:/.test(key)),
+      keys.join('\n'),
+    ).toBe(true);
   });
 });

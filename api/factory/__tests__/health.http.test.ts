@@ -46,9 +46,15 @@ describe('GET /api/factory/health', () => {
     await admin.end();
   });
 
-  it('answers 200 with both parts ok, the running syncs, the oldest one\'s age and the site count', async () => {
+  it("answers 200 with both parts ok, the running syncs, the oldest one's age and the site count", async () => {
     const empty = HealthBodySchema.parse(await (await health()).json());
-    expect(empty).toEqual({ ok: true, store: { kind: 'redis', ok: true }, database: { kind: 'postgres', ok: true }, syncs: { running: 0, oldestRunningAgeMs: null }, sites: 0 });
+    expect(empty).toEqual({
+      ok: true,
+      store: { kind: 'redis', ok: true },
+      database: { kind: 'postgres', ok: true },
+      syncs: { running: 0, oldestRunningAgeMs: null },
+      sites: 0,
+    });
 
     // The first call migrated the schema: two sites, one of them syncing for 90 s, the other done.
     await admin.query(`INSERT INTO ${schema}.sites (site_id, root_url) VALUES ('a', 'https://a.example/'), ('b', 'https://b.example/')`);

@@ -65,7 +65,9 @@ describe('crawler-factory serve', () => {
   });
 
   it('maps /api/factory/{estimate,discover} to the handler files and prints them', () => {
-    expect(open.stderr()).toMatch(/serving \/api\/factory\/discover, \/api\/factory\/estimate, \/api\/factory\/health, \/api\/factory\/sites on http:\/\/127\.0\.0\.1:\d+/);
+    expect(open.stderr()).toMatch(
+      /serving \/api\/factory\/discover, \/api\/factory\/estimate, \/api\/factory\/health, \/api\/factory\/sites on http:\/\/127\.0\.0\.1:\d+/,
+    );
   });
 
   it('estimates the site by POST and by GET (200)', async () => {

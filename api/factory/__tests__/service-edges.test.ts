@@ -52,7 +52,11 @@ describe('service edges', () => {
     probe = await openRedisProbe(redis.url);
     admin = createClient({ url: redis.url });
     await admin.connect();
-    Object.assign(process.env, { REDIS_URL: redis.url, FACTORY_ALLOW_HOSTS: `127.0.0.1:${site.port}`, FACTORY_CORS_ORIGINS: `${WIZARD},http://localhost:5173` });
+    Object.assign(process.env, {
+      REDIS_URL: redis.url,
+      FACTORY_ALLOW_HOSTS: `127.0.0.1:${site.port}`,
+      FACTORY_CORS_ORIGINS: `${WIZARD},http://localhost:5173`,
+    });
     await resetServiceStore();
     server = await startLocalApiServer(API_DIR, { host: '127.0.0.1', port: 0 });
   });

@@ -52,7 +52,12 @@ describe('sites API', () => {
       sync = (await (await post(`/api/factory/sites/shop/syncs/${sync.syncId}`, { budgetMs: 2_000 })).json()) as SyncBody;
     }
     expect(sync).toMatchObject({ state: 'done', seen: 2_500 });
-    expect(await (await call(`/api/factory/sites/shop/syncs/${sync.syncId}`)).json()).toMatchObject({ state: 'done', seen: 2_500, keptUnread: 0, failedSitemaps: [] });
+    expect(await (await call(`/api/factory/sites/shop/syncs/${sync.syncId}`)).json()).toMatchObject({
+      state: 'done',
+      seen: 2_500,
+      keptUnread: 0,
+      failedSitemaps: [],
+    });
     const list = (await (await call('/api/factory/sites/shop/syncs')).json()) as { syncs: SyncBody[] };
     expect(list.syncs[0]?.syncId).toBe(sync.syncId);
     const sites = (await (await call('/api/factory/sites')).json()) as { sites: Array<{ siteId: string; urlCount: number; lastSync: SyncBody }> };
@@ -64,7 +69,10 @@ describe('sites API', () => {
     let cursor: string | null = null;
     do {
       const query: string = `prefix=${encodeURIComponent('/shop/')}&locale=fr&limit=300${cursor ? `&cursor=${cursor}` : ''}`;
-      const page = (await (await call(`/api/factory/sites/shop/urls?${query}`)).json()) as { urls: Array<{ url: string; locale: string }>; nextCursor: string | null };
+      const page = (await (await call(`/api/factory/sites/shop/urls?${query}`)).json()) as {
+        urls: Array<{ url: string; locale: string }>;
+        nextCursor: string | null;
+      };
       seen.push(...page.urls.map((row) => row.url));
       cursor = page.nextCursor;
     } while (cursor !== null);
@@ -73,7 +81,10 @@ describe('sites API', () => {
 
     const stream = await call('/api/factory/sites/shop/urls?prefix=%2Fblog%2F', { headers: { accept: 'application/x-ndjson' } });
     expect(stream.headers.get('content-type')).toContain('application/x-ndjson');
-    const lines = (await stream.text()).trim().split('\n').map((line) => JSON.parse(line) as { url: string });
+    const lines = (await stream.text())
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { url: string });
     expect(lines.map((row) => row.url)).toEqual([...site.pages.keys()].filter((url) => url.includes('/blog/')).sort());
 
     const url = expected[0]!;

@@ -52,7 +52,10 @@ describe('site management over HTTP', () => {
     expect((await api.post('/api/factory/sites', { rootUrl: api.site.rootUrl, siteId: 'shop', options: { maxUrls: 50, concurrency: 2 } })).status).toBe(201);
     const changed = await patch('/api/factory/sites/shop', { options: { maxUrls: null, timeoutMs: 5_000, filter: { pathPrefixes: ['/blog/'] } } });
     expect(changed.status).toBe(200);
-    expect(await changed.json()).toMatchObject({ siteId: 'shop', options: { concurrency: 2, timeoutMs: 5_000, filter: { pathPrefixes: ['/blog/'], locales: [] } } });
+    expect(await changed.json()).toMatchObject({
+      siteId: 'shop',
+      options: { concurrency: 2, timeoutMs: 5_000, filter: { pathPrefixes: ['/blog/'], locales: [] } },
+    });
     expect(((await (await api.call('/api/factory/sites/shop')).json()) as { options: object }).options).not.toHaveProperty('maxUrls');
     // The options alone, as create's `options`, are a patch too.
     const bare = await patch('/api/factory/sites/shop', { maxUrls: 70 });
@@ -101,7 +104,8 @@ describe('site management over HTTP', () => {
     api.site.pages.set(`${api.site.origin}/en-us/blog/2024/post-2`, { lastmod: '2026-01-02', changefreq: 'daily', priority: 0.4 });
     const sync = await syncToEnd('shop', (await (await api.post('/api/factory/sites/shop/sync', { budgetMs: 2_000 })).json()) as SyncBody);
     expect(sync.state).toBe('done');
-    const urls = async (query: string) => ((await (await api.call(`/api/factory/sites/shop/urls?${query}&limit=1000`)).json()) as { urls: Array<{ url: string }> }).urls.map((row) => row.url);
+    const urls = async (query: string) =>
+      ((await (await api.call(`/api/factory/sites/shop/urls?${query}&limit=1000`)).json()) as { urls: Array<{ url: string }> }).urls.map((row) => row.url);
     const blog = await urls('prefix=/blog/');
     expect(blog.length).toBeGreaterThan(2);
     expect(await urls('prefix=/blog')).toEqual(blog);

@@ -53,8 +53,16 @@ describe('the factory configuration', () => {
   });
 
   it("takes Vercel KV's names for the Upstash REST endpoint", () => {
-    expect(readFactoryConfig({ KV_REST_API_URL: 'https://kv.example', KV_REST_API_TOKEN: 'kv' }).store).toEqual({ type: 'upstash', url: 'https://kv.example', token: 'kv' });
-    expect(readFactoryConfig({ UPSTASH_REDIS_REST_URL: 'https://up.example', UPSTASH_REDIS_REST_TOKEN: 'up' }).store).toEqual({ type: 'upstash', url: 'https://up.example', token: 'up' });
+    expect(readFactoryConfig({ KV_REST_API_URL: 'https://kv.example', KV_REST_API_TOKEN: 'kv' }).store).toEqual({
+      type: 'upstash',
+      url: 'https://kv.example',
+      token: 'kv',
+    });
+    expect(readFactoryConfig({ UPSTASH_REDIS_REST_URL: 'https://up.example', UPSTASH_REDIS_REST_TOKEN: 'up' }).store).toEqual({
+      type: 'upstash',
+      url: 'https://up.example',
+      token: 'up',
+    });
   });
 
   it.each([

@@ -5,7 +5,14 @@ import { computeRatios, evaluateTargets, markdown } from '../../../bench/harness
 
 function summary(name: ContenderSummary['name'], urls: number, urlsPerSec: number, maxRssMiB: number, expected: number): ContenderSummary {
   const result = { urls, errors: 0, walkMs: (urls / urlsPerSec) * 1000, maxRssKiB: maxRssMiB * 1024 };
-  return { name, status: 'ok', reason: null, runs: [{ ok: true, result, processMs: 0, notes: '' }], median: { urls, walkMs: result.walkMs, urlsPerSec, mbPerSec: (urlsPerSec * 220) / 1e6, errors: 0, maxRssMiB, processMs: 0 }, agrees: urls === expected };
+  return {
+    name,
+    status: 'ok',
+    reason: null,
+    runs: [{ ok: true, result, processMs: 0, notes: '' }],
+    median: { urls, walkMs: result.walkMs, urlsPerSec, mbPerSec: (urlsPerSec * 220) / 1e6, errors: 0, maxRssMiB, processMs: 0 },
+    agrees: urls === expected,
+  };
 }
 
 function scenario(name: string, expectedUrls: number, contenders: ContenderSummary[]): ScenarioReport {
@@ -36,9 +43,12 @@ describe('benchmark report', () => {
   });
 
   it('gives the crawlee ratio round by round too, leaving out a round where either side failed', () => {
-    const runs = (walkMs: Array<number | null>): ContenderSummary['runs'] => walkMs.map((ms) => (ms === null
-      ? { ok: false, error: 'exit code 1' }
-      : { ok: true, result: { urls: 1_000_000, errors: 0, walkMs: ms, maxRssKiB: 0 }, processMs: ms, notes: '' }));
+    const runs = (walkMs: Array<number | null>): ContenderSummary['runs'] =>
+      walkMs.map((ms) =>
+        ms === null
+          ? { ok: false, error: 'exit code 1' }
+          : { ok: true, result: { urls: 1_000_000, errors: 0, walkMs: ms, maxRssKiB: 0 }, processMs: ms, notes: '' },
+      );
     const tree = scenario('1M', 1_000_000, [
       { ...summary('engine', 1_000_000, 600_000, 120, 1_000_000), runs: runs([2_000, 1_500, 1_000]) },
       { ...summary('crawlee', 1_000_000, 100_000, 165, 1_000_000), runs: runs([12_000, null, 9_000]) },

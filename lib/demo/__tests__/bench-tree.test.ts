@@ -33,9 +33,15 @@ describe('benchmark tree', () => {
   });
 
   it('serves every child plain, or every child with Content-Encoding gzip, when asked (--wire)', async () => {
-    const [plain, gzip] = await Promise.all([startBenchTree({ children: 3, perChild: 500, wire: 'plain' }), startBenchTree({ children: 3, perChild: 500, wire: 'gzip' })]);
+    const [plain, gzip] = await Promise.all([
+      startBenchTree({ children: 3, perChild: 500, wire: 'plain' }),
+      startBenchTree({ children: 3, perChild: 500, wire: 'gzip' }),
+    ]);
     try {
-      for (const [tree, gzipped] of [[plain, false], [gzip, true]] as const) {
+      for (const [tree, gzipped] of [
+        [plain, false],
+        [gzip, true],
+      ] as const) {
         const children = childrenOf(decodeBody((await rawGet(tree.indexUrl)).body)) ?? [];
         expect(children).toHaveLength(3);
         for (const child of children) {
@@ -63,7 +69,9 @@ describe('benchmark tree', () => {
     expect(streamed.cachedChildren).toBe(0);
     for (const i of [0, 1, 2]) {
       const [a, b] = await Promise.all([cached, streamed].map((tree) => rawGet(tree.url(benchChildPath(i)))));
-      expect(decodeBody(b?.body ?? Buffer.alloc(0)).replaceAll(streamed.origin, 'O')).toBe(decodeBody(a?.body ?? Buffer.alloc(0)).replaceAll(cached.origin, 'O'));
+      expect(decodeBody(b?.body ?? Buffer.alloc(0)).replaceAll(streamed.origin, 'O')).toBe(
+        decodeBody(a?.body ?? Buffer.alloc(0)).replaceAll(cached.origin, 'O'),
+      );
     }
   });
 

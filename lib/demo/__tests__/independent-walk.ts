@@ -47,7 +47,11 @@ export function pageUrlsOf(text: string): string[] {
   if (/<rss[\s>]/.test(text)) return [...text.matchAll(/<item>[\s\S]*?<link>([^<]*)<\/link>/g)].map((m) => clean(m[1] ?? ''));
   if (/<feed[\s>]/.test(text)) return [...text.matchAll(/<entry>[\s\S]*?<link[^>]*href="([^"]*)"/g)].map((m) => m[1] ?? '');
   const root = /<(\w+:)?urlset[\s>]/.exec(text);
-  if (!root) return text.split(/\r?\n/).map((line) => line.trim()).filter(Boolean);
+  if (!root)
+    return text
+      .split(/\r?\n/)
+      .map((line) => line.trim())
+      .filter(Boolean);
   const prefix = root[1] ?? '';
   const alternates = [...text.matchAll(/<\w+:link rel="alternate" hreflang="[^"]*" href="([^"]*)"/g)].map((m) => m[1] ?? '');
   return [...tagTexts(text, `${prefix}loc`), ...alternates];
@@ -92,7 +96,7 @@ export async function independentWalk(starts: string[]): Promise<IndependentWalk
     if (children) continue;
     const urls = pageUrlsOf(text);
     for (const page of urls) walk.pages.add(page);
-    walk.entries += /<(\w+:)?urlset[\s>]/.test(text) ? text.match(/<(\w+:)?url>/g)?.length ?? 0 : urls.length;
+    walk.entries += /<(\w+:)?urlset[\s>]/.test(text) ? (text.match(/<(\w+:)?url>/g)?.length ?? 0) : urls.length;
   }
   return walk;
 }

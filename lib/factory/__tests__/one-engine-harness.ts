@@ -113,13 +113,13 @@ export function useOneEngine() {
 
   /** Runs `start` through the walk and through a job on every store, and expects the same outcome from each. */
   async function expectOneEngine(start: Start, options: WalkOptionsInput = {}): Promise<Outcome> {
-  const walked = await viaWalk(start, options);
-  for (const [name, store] of stores) {
-    const jobbed = await viaJob(store, start, options);
-    expect({ store: name, ...jobbed }).toEqual({ store: name, ...walked });
+    const walked = await viaWalk(start, options);
+    for (const [name, store] of stores) {
+      const jobbed = await viaJob(store, start, options);
+      expect({ store: name, ...jobbed }).toEqual({ store: name, ...walked });
+    }
+    return walked;
   }
-  return walked;
-}
 
   /** A loopback site closed after the file. */
   async function site(routes: Parameters<typeof startSite>[0]): Promise<LoopbackServer> {
@@ -133,4 +133,3 @@ export function useOneEngine() {
 
 /** A robots.txt listing `paths` of `origin`. */
 export const robots = (origin: string, paths: string[]) => ({ body: paths.map((path) => `Sitemap: ${origin}${path}`).join('\n') });
-

@@ -32,7 +32,9 @@ describe('one engine: the walk and a job (memory, redis, killed between slices) 
       const variant = origin.replace('http://127.0.0.1', 'HTTP://127.0.0.1');
       return {
         '/a.xml': { body: indexOf(origin, ['/b.xml']) },
-        '/b.xml': { body: `<?xml version="1.0"?><sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><sitemap><loc>${variant}/a.xml#top</loc></sitemap><sitemap><loc>${origin}/p.xml</loc></sitemap></sitemapindex>` },
+        '/b.xml': {
+          body: `<?xml version="1.0"?><sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><sitemap><loc>${variant}/a.xml#top</loc></sitemap><sitemap><loc>${origin}/p.xml</loc></sitemap></sitemapindex>`,
+        },
         '/p.xml': { body: urlsetOf(origin, 'p', 5) },
       };
     });
@@ -77,9 +79,13 @@ describe('one engine: the walk and a job (memory, redis, killed between slices) 
 const corpus = await loadCorpusSites();
 
 describe.skipIf(corpus === null)('one engine on every site of ../shared/corpus', () => {
-  it.each((corpus ?? []).map((entry): [string, CorpusSite] => [entry.id, entry]))('%s', async (_id, entry) => {
-    const server = await serveCorpusSite(entry);
-    keep(server);
-    await expectOneEngine({ sitemapUrls: entry.roots.map((path) => server.url(`/${path}`)) });
-  }, 60_000); // the 63,403-URL gz index runs three times
+  it.each((corpus ?? []).map((entry): [string, CorpusSite] => [entry.id, entry]))(
+    '%s',
+    async (_id, entry) => {
+      const server = await serveCorpusSite(entry);
+      keep(server);
+      await expectOneEngine({ sitemapUrls: entry.roots.map((path) => server.url(`/${path}`)) });
+    },
+    60_000,
+  ); // the 63,403-URL gz index runs three times
 });

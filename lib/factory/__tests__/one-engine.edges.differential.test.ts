@@ -181,7 +181,9 @@ describe('one engine at the edges: walk and jobs (memory, redis, a killed slice)
     expect(outcome.urls).toHaveLength(3);
     const errors = [];
     for await (const event of walkUrlEvents(server.url('/index.xml'), { net: { allowPrivate: true } })) if (event.type === 'error') errors.push(event);
-    expect(errors).toEqual([expect.objectContaining({ kind: 'invalid_url', url: server.url('/index.xml'), message: expect.stringMatching(/^3 child sitemap/) })]);
+    expect(errors).toEqual([
+      expect.objectContaining({ kind: 'invalid_url', url: server.url('/index.xml'), message: expect.stringMatching(/^3 child sitemap/) }),
+    ]);
     for (const loc of refused) expect(errors[0]?.message).not.toContain(loc);
   });
 });

@@ -12,7 +12,15 @@ beforeAll(async () => {
   let routes = {};
   site = await startLoopbackServer((request, response) => routeTable(routes)(request, response));
   const upper = site.origin.replace('http://', 'HTTP://');
-  const locs = [`${site.origin}/dup`, `${site.origin}/dup`, `${site.origin}/dup`, `${upper}/dup`, `${site.origin}/dup#frag`, `${upper}/other#top`, `${site.origin}/other`];
+  const locs = [
+    `${site.origin}/dup`,
+    `${site.origin}/dup`,
+    `${site.origin}/dup`,
+    `${upper}/dup`,
+    `${site.origin}/dup#frag`,
+    `${upper}/other#top`,
+    `${site.origin}/other`,
+  ];
   routes = { '/dup.xml': { body: urlsetXml(locs, (_loc, index) => `<lastmod>2024-01-0${index + 1}</lastmod>`) } };
 });
 afterAll(async () => site.close());

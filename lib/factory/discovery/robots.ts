@@ -11,8 +11,7 @@ const log = createLogger('factory:robots');
 
 /** robots.txt as fetched: `missing` (4xx: crawl freely) or `ok` with its parsed content. */
 export type RobotsResult =
-  | { status: 'ok'; url: string; httpStatus: number; robots: RobotsTxt; truncated: boolean }
-  | { status: 'missing'; url: string; httpStatus: number };
+  { status: 'ok'; url: string; httpStatus: number; robots: RobotsTxt; truncated: boolean } | { status: 'missing'; url: string; httpStatus: number };
 
 const EMPTY_ROBOTS: RobotsTxt = { sitemaps: [], rules: [], crawlDelaySeconds: null, invalidSitemapLines: [] };
 

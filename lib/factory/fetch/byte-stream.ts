@@ -1,8 +1,5 @@
 /** The first `count` bytes of a stream and the whole stream again (those bytes included), for sniffing. */
-export async function peekBytes(
-  source: AsyncIterable<Uint8Array>,
-  count: number,
-): Promise<{ head: Uint8Array; stream: AsyncIterable<Uint8Array> }> {
+export async function peekBytes(source: AsyncIterable<Uint8Array>, count: number): Promise<{ head: Uint8Array; stream: AsyncIterable<Uint8Array> }> {
   const iterator = source[Symbol.asyncIterator]();
   const buffered: Uint8Array[] = [];
   let have = 0;

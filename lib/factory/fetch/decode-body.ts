@@ -49,7 +49,7 @@ export async function decodeBody(raw: AsyncIterable<Uint8Array>, options: Decode
     else ({ stream, layers } = await gunzipIfMagic(stream, layers, options));
   }
   // Whatever the headers said, keep peeling while the bytes start with the gzip magic.
-  for (let peeled = true; peeled; ) {
+  for (let peeled = true; peeled;) {
     const next = await gunzipIfMagic(stream, layers, options);
     peeled = next.layers > layers;
     ({ stream, layers } = next);
@@ -61,7 +61,10 @@ export async function decodeBody(raw: AsyncIterable<Uint8Array>, options: Decode
 // Content-Encoding lists codings in the order applied, so they come off in reverse.
 function codingsToUndo(options: DecodeOptions): Coding[] {
   const tokens = (options.contentEncoding ?? '').split(',').map((token) => token.trim().toLowerCase());
-  return tokens.filter((token) => token !== '' && token !== 'identity').reverse().map((token) => toCoding(token, options.url));
+  return tokens
+    .filter((token) => token !== '' && token !== 'identity')
+    .reverse()
+    .map((token) => toCoding(token, options.url));
 }
 
 function toCoding(token: string, url: string): Coding {

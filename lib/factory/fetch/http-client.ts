@@ -86,11 +86,7 @@ async function waitedForRetry(
   return true;
 }
 
-async function dispatch(
-  url: URL,
-  options: RequestOptions,
-  how: { extra: ExtraHeaders; deadline: Deadline },
-): Promise<Dispatcher.ResponseData> {
+async function dispatch(url: URL, options: RequestOptions, how: { extra: ExtraHeaders; deadline: Deadline }): Promise<Dispatcher.ResponseData> {
   const proxy = proxyFor(url, options.proxy);
   // Through a proxy the name is resolved by the proxy: check it with DNS here first, as the direct connector does.
   if (proxy !== null) await assertHostAllowed(url, options.net);
@@ -126,10 +122,7 @@ function tooManyRedirects(url: string, limit: number): FetchError {
   return new FetchError('too_many_redirects', `more than ${limit} redirects`, { url, limit });
 }
 
-function toSafeResponse(
-  raw: Dispatcher.ResponseData,
-  meta: { url: string; redirects: number; deadline: Deadline; options: RequestOptions },
-): SafeResponse {
+function toSafeResponse(raw: Dispatcher.ResponseData, meta: { url: string; redirects: number; deadline: Deadline; options: RequestOptions }): SafeResponse {
   const { url, redirects, deadline, options } = meta;
   const context = { url, status: raw.statusCode, maxBytes: options.maxDownloadBytes, deadline, callerSignal: options.signal };
   const { body, discard } = cappedBody(raw.body as RawBody, context);

@@ -19,10 +19,18 @@ export async function openLocalSitemap(fileUrl: string, options: OpenSitemapOpti
     },
   );
   if (size > options.maxDownloadBytes) {
-    throw new LimitError('too_large', `file of ${size} bytes exceeds ${options.maxDownloadBytes}`, { url: fileUrl, bytes: size, limit: options.maxDownloadBytes });
+    throw new LimitError('too_large', `file of ${size} bytes exceeds ${options.maxDownloadBytes}`, {
+      url: fileUrl,
+      bytes: size,
+      limit: options.maxDownloadBytes,
+    });
   }
   const read = { bytes: 0 };
-  const { gzipped, bytes } = await decodeBody(counted(createReadStream(path), read), { url: fileUrl, contentEncoding: null, maxBytes: options.maxUncompressedBytes });
+  const { gzipped, bytes } = await decodeBody(counted(createReadStream(path), read), {
+    url: fileUrl,
+    contentEncoding: null,
+    maxBytes: options.maxUncompressedBytes,
+  });
   return { url: fileUrl, status: 200, contentType: null, gzipped, bytes, declaredBytes: size, wireBytes: () => read.bytes, etag: null, lastModified: null };
 }
 

@@ -21,7 +21,11 @@ export async function openSitemap(url: string, options: OpenSitemapOptions): Pro
  * `openSitemap` asking with a previous response's validators (`If-None-Match`, `If-Modified-Since`): a 304 is the
  * distinct not-modified answer, never an `http_status` error. Without validators it is `openSitemap`.
  */
-export async function openSitemapIfModified(url: string, options: OpenSitemapOptions, conditional: ConditionalRequest | null): Promise<OpenedSitemap | NotModifiedSitemap> {
+export async function openSitemapIfModified(
+  url: string,
+  options: OpenSitemapOptions,
+  conditional: ConditionalRequest | null,
+): Promise<OpenedSitemap | NotModifiedSitemap> {
   if (conditional === null) return openSitemap(url, options);
   const response = await sendRequest(url, sitemapRequest(options), { 'accept-encoding': SITEMAP_ACCEPT_ENCODING, ...conditionalHeaders(conditional) });
   if (response.status !== 304) return openedFrom(response, options);

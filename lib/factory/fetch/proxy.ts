@@ -25,6 +25,9 @@ export function proxyFor(url: URL, proxy: ProxyOptions | null | undefined): Prox
 export function proxyFromEnv(env: NodeJS.ProcessEnv, explicit?: string): { url: string; noProxy: string[] } | null {
   const url = explicit ?? env.HTTPS_PROXY ?? env.https_proxy ?? env.HTTP_PROXY ?? env.http_proxy ?? env.ALL_PROXY ?? env.all_proxy;
   if (!url) return null;
-  const noProxy = (env.NO_PROXY ?? env.no_proxy ?? '').split(',').map((entry) => entry.trim()).filter(Boolean);
+  const noProxy = (env.NO_PROXY ?? env.no_proxy ?? '')
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter(Boolean);
   return { url, noProxy };
 }

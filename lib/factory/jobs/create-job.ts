@@ -29,11 +29,13 @@ const SEED_CHUNK = 500;
 
 /** The validators a new job starts from: given inline, or what the previous job kept (which must exist: a typo would silently read everything). */
 async function previousOf(store: JobStore, input: CreateJobInput, options: WalkOptions): Promise<Validators> {
-  if (input.previous !== undefined && input.previousJobId !== undefined) throw new RequestError('bad_request', 'give either previousJobId or previous validators, not both');
+  if (input.previous !== undefined && input.previousJobId !== undefined)
+    throw new RequestError('bad_request', 'give either previousJobId or previous validators, not both');
   const previous = input.previousJobId === undefined ? (input.previous ?? {}) : (await readPreviousJob(store, input.previousJobId)).validators;
   const parsed = ValidatorsSchema.safeParse(previous);
   if (!parsed.success) throw new RequestError('bad_request', `invalid previous validators: ${z.prettifyError(parsed.error)}`);
-  if (Object.keys(parsed.data).length > options.maxSitemaps) throw new RequestError('bad_request', `more previous validators than maxSitemaps (${options.maxSitemaps})`);
+  if (Object.keys(parsed.data).length > options.maxSitemaps)
+    throw new RequestError('bad_request', `more previous validators than maxSitemaps (${options.maxSitemaps})`);
   return parsed.data;
 }
 
@@ -44,7 +46,8 @@ async function readPreviousJob(store: JobStore, jobId: string) {
 
 async function seedPrevious(store: JobStore, jobId: string, validators: Validators): Promise<void> {
   const entries = Object.entries(validators);
-  for (let start = 0; start < entries.length; start += SEED_CHUNK) await store.seedPrevious(jobId, Object.fromEntries(entries.slice(start, start + SEED_CHUNK)));
+  for (let start = 0; start < entries.length; start += SEED_CHUNK)
+    await store.seedPrevious(jobId, Object.fromEntries(entries.slice(start, start + SEED_CHUNK)));
 }
 
 const InputSchema = z.union([
@@ -64,7 +67,7 @@ function planStart(input: CreateJobInput, options: WalkOptions): JobStart {
   const parsed = InputSchema.safeParse({ rootUrl: input.rootUrl, sitemapUrls: input.sitemapUrls });
   if (!parsed.success) throw new RequestError('bad_request', 'give either rootUrl or a non-empty sitemapUrls list');
   const { rootUrl, sitemapUrls } = parsed.data;
-  const urls = (rootUrl ? [rootUrl] : sitemapUrls ?? []).map((url) => checkedUrl(url, options));
+  const urls = (rootUrl ? [rootUrl] : (sitemapUrls ?? [])).map((url) => checkedUrl(url, options));
   if (rootUrl && isSiteRoot(rootUrl)) {
     return { rootUrl: urls[0] ?? rootUrl, sitemapUrls: [], items: [{ key: null, item: { type: 'discover', rootUrl: urls[0] ?? rootUrl } }], roots: false };
   }

@@ -79,9 +79,12 @@ export class LeaseKeeper {
   }
 
   private startBeats(): NodeJS.Timeout {
-    const timer = setInterval(() => {
-      for (const held of this.held) void this.renew(held);
-    }, Math.max(10, Math.floor(this.options.leaseMs / BEATS_PER_LEASE)));
+    const timer = setInterval(
+      () => {
+        for (const held of this.held) void this.renew(held);
+      },
+      Math.max(10, Math.floor(this.options.leaseMs / BEATS_PER_LEASE)),
+    );
     timer.unref();
     return timer;
   }

@@ -73,7 +73,13 @@ async function previousValidator(context: SliceContext, ref: SitemapRef): Promis
 async function readInto(context: SliceContext, job: SitemapJob): Promise<ReadOutcome> {
   const previous = await previousValidator(context, job.ref);
   const followRedirect = (url: string) => mayFollow(context, job, url);
-  const reader: SitemapReader = readSitemapShardEntries(job.ref, context.options, { skip: job.ref.emitted, batchSize: SHARD_SIZE, signal: job.held.signal, previous, followRedirect });
+  const reader: SitemapReader = readSitemapShardEntries(job.ref, context.options, {
+    skip: job.ref.emitted,
+    batchSize: SHARD_SIZE,
+    signal: job.held.signal,
+    previous,
+    followRedirect,
+  });
   for (;;) {
     const step = await nextStep(job, reader);
     if (step.type !== 'event') return step;
@@ -101,7 +107,10 @@ async function visitTarget(context: SliceContext, job: SitemapJob, finalUrl: str
   const target = redirectTarget(job.ref, finalUrl);
   if (target === null) return true;
   if ((await context.store.visit(context.jobId, job.work.workId, target.key)) !== 'seen') return true;
-  context.log.info({ event: 'sitemap_cycle', url: job.ref.url, target: finalUrl, parent: job.ref.parent }, 'redirects to a sitemap already visited: not read again');
+  context.log.info(
+    { event: 'sitemap_cycle', url: job.ref.url, target: finalUrl, parent: job.ref.parent },
+    'redirects to a sitemap already visited: not read again',
+  );
   job.cycleTarget = finalUrl;
   return false;
 }
@@ -172,7 +181,10 @@ function endOf(context: SliceContext, job: SitemapJob, outcome: Extract<ReadOutc
     const { summary } = outcome;
     const { offered, rejected, workAdded } = job.tally;
     const duplicates = duplicateChildren({ offered, rejected, added: workAdded });
-    context.log.debug({ event: 'sitemap_done', url: job.ref.url, urls: summary.items, shards: job.writer.shards, duplicates, unchanged: summary.unchanged }, 'sitemap done');
+    context.log.debug(
+      { event: 'sitemap_done', url: job.ref.url, urls: summary.items, shards: job.writer.shards, duplicates, unchanged: summary.unchanged },
+      'sitemap done',
+    );
     const key = validatorKey(job.ref.url);
     const resync = key === null ? {} : { resync: { key, url: job.ref.url, validator: summary.validator, unchanged: summary.unchanged } };
     return { errors: [...summary.problems, ...refused], failure: 'none', duplicates, ...resync };
@@ -186,7 +198,14 @@ function endOf(context: SliceContext, job: SitemapJob, outcome: Extract<ReadOutc
 
 /** The sitemap handed out URLs or listed children, in this pass or an earlier one: its failure keeps what it yielded. */
 function yielded(job: SitemapJob): boolean {
-  return job.work.offset > 0 || job.work.added > 0 || job.writer.shards > 0 || job.writer.lastShard() !== undefined || job.tally.offered > 0 || job.tally.refused.length > 0;
+  return (
+    job.work.offset > 0 ||
+    job.work.added > 0 ||
+    job.writer.shards > 0 ||
+    job.writer.lastShard() !== undefined ||
+    job.tally.offered > 0 ||
+    job.tally.refused.length > 0
+  );
 }
 
 /** What the store queues if this was the last root standing and it failed: the well-known paths, when the policy says so. */

@@ -45,9 +45,23 @@ export interface RunSliceOptions {
 }
 
 const SliceOptionsSchema = z.object({
-  budgetMs: z.number().int().positive().max(24 * 60 * 60 * 1000),
-  hardLimitMs: z.number().int().positive().max(24 * 60 * 60 * 1000).optional(),
-  leaseMs: z.number().int().min(30).max(10 * 60 * 1000).default(5_000),
+  budgetMs: z
+    .number()
+    .int()
+    .positive()
+    .max(24 * 60 * 60 * 1000),
+  hardLimitMs: z
+    .number()
+    .int()
+    .positive()
+    .max(24 * 60 * 60 * 1000)
+    .optional(),
+  leaseMs: z
+    .number()
+    .int()
+    .min(30)
+    .max(10 * 60 * 1000)
+    .default(5_000),
   idlePollMs: z.number().int().positive().default(100),
   idleWaitMs: z.number().int().nonnegative().default(1_000),
   reserveMs: z.number().int().nonnegative().optional(),
@@ -59,7 +73,8 @@ function parseSliceOptions(options: RunSliceOptions) {
   const parsed = SliceOptionsSchema.safeParse(options);
   if (!parsed.success) throw new RequestError('bad_request', `invalid slice options: ${z.prettifyError(parsed.error)}`);
   const { budgetMs, hardLimitMs } = parsed.data;
-  if (hardLimitMs !== undefined && hardLimitMs < budgetMs) throw new RequestError('bad_request', `hardLimitMs (${hardLimitMs}) is below budgetMs (${budgetMs})`);
+  if (hardLimitMs !== undefined && hardLimitMs < budgetMs)
+    throw new RequestError('bad_request', `hardLimitMs (${hardLimitMs}) is below budgetMs (${budgetMs})`);
   return parsed.data;
 }
 
@@ -67,7 +82,12 @@ async function sliceContext(store: JobStore, jobId: string, options: RunSliceOpt
   const parsed = parseSliceOptions(options);
   const meta = await store.getMeta(jobId);
   const reserveMs = parsed.reserveMs ?? defaultReserveMs(parsed.budgetMs);
-  const clock = new SliceClock({ budgetMs: parsed.budgetMs, reserveMs, hardLimitMs: parsed.hardLimitMs ?? parsed.budgetMs + meta.options.timeoutMs, signal: options.signal });
+  const clock = new SliceClock({
+    budgetMs: parsed.budgetMs,
+    reserveMs,
+    hardLimitMs: parsed.hardLimitMs ?? parsed.budgetMs + meta.options.timeoutMs,
+    signal: options.signal,
+  });
   const sliceLog = log.child({ jobId, workerId: parsed.workerId ?? 'worker' });
   // Every idle loop waits on the claim signal (Wakeup.wait): more than EventTarget's default of 10 at the default concurrency.
   setMaxListeners(workLoopsFor(meta.options.concurrency) + 8, clock.claimSignal);

@@ -56,7 +56,10 @@ export class ShardWriter {
       case 'duplicate':
         this.offset += entries.length;
         this.shards += 1;
-        log.debug({ event: 'shard_committed', shard: result.shard, urls: entries.length, offset: this.offset, retried: result.type === 'duplicate' }, 'shard committed');
+        log.debug(
+          { event: 'shard_committed', shard: result.shard, urls: entries.length, offset: this.offset, retried: result.type === 'duplicate' },
+          'shard committed',
+        );
         return true;
       case 'over_limit':
         // maxUrls: the last allowance goes in, and the commit that reaches it ends the job.

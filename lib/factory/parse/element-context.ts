@@ -96,97 +96,150 @@ function entryCode(local: string): number {
 
 function urlChild(local: string): number {
   switch (local) {
-    case 'loc': return Field.Loc;
-    case 'lastmod': return Field.Lastmod;
-    case 'changefreq': return Field.Changefreq;
-    case 'priority': return Field.Priority;
-    case 'link': return Ctx.Alternate;
-    case 'image': return Ctx.Image;
-    case 'video': return Ctx.Video;
-    case 'news': return Ctx.News;
+    case 'loc':
+      return Field.Loc;
+    case 'lastmod':
+      return Field.Lastmod;
+    case 'changefreq':
+      return Field.Changefreq;
+    case 'priority':
+      return Field.Priority;
+    case 'link':
+      return Ctx.Alternate;
+    case 'image':
+      return Ctx.Image;
+    case 'video':
+      return Ctx.Video;
+    case 'news':
+      return Ctx.News;
     // A `<url>` opened before the previous one was closed (hand-edited files): the builder starts a new entry.
-    case 'url': return Ctx.Url;
-    default: return Ctx.Ignore;
+    case 'url':
+      return Ctx.Url;
+    default:
+      return Ctx.Ignore;
   }
 }
 
 function sitemapChild(local: string): number {
   switch (local) {
-    case 'loc': return Field.Loc;
-    case 'lastmod': return Field.Lastmod;
-    case 'sitemap': return Ctx.Sitemap;
-    default: return Ctx.Ignore;
+    case 'loc':
+      return Field.Loc;
+    case 'lastmod':
+      return Field.Lastmod;
+    case 'sitemap':
+      return Ctx.Sitemap;
+    default:
+      return Ctx.Ignore;
   }
 }
 
 function itemChild(local: string): number {
   switch (local) {
-    case 'link': return Field.FeedLink;
-    case 'pubdate': return Field.PubDate;
-    case 'guid': return Field.Guid;
+    case 'link':
+      return Field.FeedLink;
+    case 'pubdate':
+      return Field.PubDate;
+    case 'guid':
+      return Field.Guid;
     // Dublin Core date, common in RSS 1.0.
-    case 'date': return Field.Published;
-    default: return Ctx.Ignore;
+    case 'date':
+      return Field.Published;
+    default:
+      return Ctx.Ignore;
   }
 }
 
 function entryChild(local: string): number {
   switch (local) {
-    case 'link': return Field.FeedLink;
-    case 'updated': return Field.Lastmod;
-    case 'published': return Field.Published;
-    default: return Ctx.Ignore;
+    case 'link':
+      return Field.FeedLink;
+    case 'updated':
+      return Field.Lastmod;
+    case 'published':
+      return Field.Published;
+    default:
+      return Ctx.Ignore;
   }
 }
 
 function extensionChild(parent: number, local: string): number {
   switch (parent) {
-    case Ctx.Image: return imageChild(local);
-    case Ctx.Video: return videoChild(local);
-    case Ctx.News: return local === 'publication' ? Ctx.Publication : newsChild(local);
+    case Ctx.Image:
+      return imageChild(local);
+    case Ctx.Video:
+      return videoChild(local);
+    case Ctx.News:
+      return local === 'publication' ? Ctx.Publication : newsChild(local);
     case Ctx.Publication:
       return local === 'name' ? Field.NewsName : local === 'language' ? Field.NewsLanguage : Ctx.Ignore;
-    default: return Ctx.Ignore;
+    default:
+      return Ctx.Ignore;
   }
 }
 
 function imageChild(local: string): number {
   switch (local) {
-    case 'loc': return Field.ImageLoc;
-    case 'title': return Field.ImageTitle;
-    case 'caption': return Field.ImageCaption;
-    case 'geo_location': return Field.ImageGeoLocation;
-    case 'license': return Field.ImageLicense;
-    default: return Ctx.Ignore;
+    case 'loc':
+      return Field.ImageLoc;
+    case 'title':
+      return Field.ImageTitle;
+    case 'caption':
+      return Field.ImageCaption;
+    case 'geo_location':
+      return Field.ImageGeoLocation;
+    case 'license':
+      return Field.ImageLicense;
+    default:
+      return Ctx.Ignore;
   }
 }
 
 function videoChild(local: string): number {
   switch (local) {
-    case 'thumbnail_loc': return Field.VideoThumbnailLoc;
-    case 'title': return Field.VideoTitle;
-    case 'description': return Field.VideoDescription;
-    case 'content_loc': return Field.VideoContentLoc;
-    case 'player_loc': return Field.VideoPlayerLoc;
-    case 'duration': return Field.VideoDuration;
-    case 'expiration_date': return Field.VideoExpirationDate;
-    case 'rating': return Field.VideoRating;
-    case 'view_count': return Field.VideoViewCount;
-    case 'publication_date': return Field.VideoPublicationDate;
-    case 'family_friendly': return Field.VideoFamilyFriendly;
-    case 'requires_subscription': return Field.VideoRequiresSubscription;
-    case 'live': return Field.VideoLive;
-    case 'uploader': return Field.VideoUploader;
-    case 'tag': return Field.VideoTag;
-    default: return Ctx.Ignore;
+    case 'thumbnail_loc':
+      return Field.VideoThumbnailLoc;
+    case 'title':
+      return Field.VideoTitle;
+    case 'description':
+      return Field.VideoDescription;
+    case 'content_loc':
+      return Field.VideoContentLoc;
+    case 'player_loc':
+      return Field.VideoPlayerLoc;
+    case 'duration':
+      return Field.VideoDuration;
+    case 'expiration_date':
+      return Field.VideoExpirationDate;
+    case 'rating':
+      return Field.VideoRating;
+    case 'view_count':
+      return Field.VideoViewCount;
+    case 'publication_date':
+      return Field.VideoPublicationDate;
+    case 'family_friendly':
+      return Field.VideoFamilyFriendly;
+    case 'requires_subscription':
+      return Field.VideoRequiresSubscription;
+    case 'live':
+      return Field.VideoLive;
+    case 'uploader':
+      return Field.VideoUploader;
+    case 'tag':
+      return Field.VideoTag;
+    default:
+      return Ctx.Ignore;
   }
 }
 
 function newsChild(local: string): number {
   switch (local) {
-    case 'publication_date': return Field.NewsPublicationDate;
-    case 'title': return Field.NewsTitle;
-    case 'keywords': return Field.NewsKeywords;
-    default: return Ctx.Ignore;
+    case 'publication_date':
+      return Field.NewsPublicationDate;
+    case 'title':
+      return Field.NewsTitle;
+    case 'keywords':
+      return Field.NewsKeywords;
+    default:
+      return Ctx.Ignore;
   }
 }

@@ -127,12 +127,24 @@ export class EntryBuilder {
 
   private setEntryField(field: number, text: string): void {
     switch (field) {
-      case Field.Loc: this.loc ??= textOrNull(text); break;
-      case Field.Lastmod: this.lastmod = this.date(text, w3cDatetime); break;
-      case Field.Changefreq: this.changefreq = parseChangefreq(text); break;
-      case Field.Priority: this.priority = parsePriority(text); break;
-      case Field.PubDate: this.lastmod = this.date(text, feedDate); break;
-      case Field.Published: this.published = textOrNull(text); break;
+      case Field.Loc:
+        this.loc ??= textOrNull(text);
+        break;
+      case Field.Lastmod:
+        this.lastmod = this.date(text, w3cDatetime);
+        break;
+      case Field.Changefreq:
+        this.changefreq = parseChangefreq(text);
+        break;
+      case Field.Priority:
+        this.priority = parsePriority(text);
+        break;
+      case Field.PubDate:
+        this.lastmod = this.date(text, feedDate);
+        break;
+      case Field.Published:
+        this.published = textOrNull(text);
+        break;
     }
   }
 
@@ -142,9 +154,14 @@ export class EntryBuilder {
       return this.reset();
     }
     switch (this.kind) {
-      case Ctx.Url: this.finishUrl(); break;
-      case Ctx.Sitemap: this.finishSitemap(); break;
-      default: this.finishFeedItem();
+      case Ctx.Url:
+        this.finishUrl();
+        break;
+      case Ctx.Sitemap:
+        this.finishSitemap();
+        break;
+      default:
+        this.finishFeedItem();
     }
     this.reset();
   }

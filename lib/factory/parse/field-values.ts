@@ -14,14 +14,22 @@ export function parseChangefreq(text: string): Changefreq | null {
 // Compared, not looked up: each value is a fresh string, which a Set would hash first; the shared literal is kept.
 function changefreqSpelled(text: string): Changefreq | null {
   switch (text) {
-    case 'daily': return 'daily';
-    case 'weekly': return 'weekly';
-    case 'monthly': return 'monthly';
-    case 'always': return 'always';
-    case 'hourly': return 'hourly';
-    case 'yearly': return 'yearly';
-    case 'never': return 'never';
-    default: return null;
+    case 'daily':
+      return 'daily';
+    case 'weekly':
+      return 'weekly';
+    case 'monthly':
+      return 'monthly';
+    case 'always':
+      return 'always';
+    case 'hourly':
+      return 'hourly';
+    case 'yearly':
+      return 'yearly';
+    case 'never':
+      return 'never';
+    default:
+      return null;
   }
 }
 
@@ -63,7 +71,10 @@ export function parseYesNo(text: string): boolean | null {
 
 /** Comma-separated keywords, trimmed, empties dropped. */
 export function splitKeywords(text: string): string[] {
-  return text.split(',').map((part) => part.trim()).filter((part) => part.length > 0);
+  return text
+    .split(',')
+    .map((part) => part.trim())
+    .filter((part) => part.length > 0);
 }
 
 /** RSS `<pubDate>` (RFC 822) or a feed date as ISO 8601 so it reads like a sitemap lastmod; null when unparseable. */

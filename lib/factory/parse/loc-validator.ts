@@ -12,8 +12,7 @@ export type LocResult = { loc: string; drop: null } | { loc: null; drop: DropRea
 const OCTET = '(?:25[0-5]|2[0-4]\\d|1\\d\\d|[1-9]?\\d)';
 const PORT = '(?:\\d{1,4}|[0-5]\\d{4}|6[0-4]\\d{3}|65[0-4]\\d\\d|655[0-2]\\d|6553[0-5])';
 const PLAIN_HTTP_URL = new RegExp(
-  `^https?://(?:(?:${OCTET}\\.){3}${OCTET}|(?:[a-z0-9]+(?:-[a-z0-9]+)*\\.)*[a-z][a-z0-9]*(?:-[a-z0-9]+)*)` +
-    `(?::${PORT})?(?:[/?#]|$)`,
+  `^https?://(?:(?:${OCTET}\\.){3}${OCTET}|(?:[a-z0-9]+(?:-[a-z0-9]+)*\\.)*[a-z][a-z0-9]*(?:-[a-z0-9]+)*)` + `(?::${PORT})?(?:[/?#]|$)`,
   'i',
 );
 const SCHEME = /^([a-z][a-z0-9+.-]*):/i;

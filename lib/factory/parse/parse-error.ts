@@ -1,10 +1,7 @@
 import { type ErrorKind, ParseError } from '../../core/errors.js';
 
 /** The error kinds the parser throws. */
-export type ParseErrorKind = Extract<
-  ErrorKind,
-  'doctype_forbidden' | 'invalid_xml' | 'invalid_encoding' | 'not_sitemap' | 'unsupported_format' | 'too_large'
->;
+export type ParseErrorKind = Extract<ErrorKind, 'doctype_forbidden' | 'invalid_xml' | 'invalid_encoding' | 'not_sitemap' | 'unsupported_format' | 'too_large'>;
 
 /** Where the parse is: the document's URL and the bytes written so far, carried into every error. */
 export interface ParseContext {
@@ -17,11 +14,7 @@ export interface ParseContext {
  * and where (`at or before byte N`: the bytes received when it was found); it never quotes the document, whose
  * text (raw newlines, terminal escapes, a forged log line) would reach stderr and every log as is.
  */
-export function parseFailure(
-  ctx: ParseContext,
-  kind: ParseErrorKind,
-  detail: string | { message: string; cause?: unknown; limit?: number },
-): ParseError {
+export function parseFailure(ctx: ParseContext, kind: ParseErrorKind, detail: string | { message: string; cause?: unknown; limit?: number }): ParseError {
   const { message, ...rest } = typeof detail === 'string' ? { message: detail } : detail;
   return new ParseError(kind, `${message} (at or before byte ${ctx.bytes})`, { url: ctx.url, bytes: ctx.bytes, ...rest });
 }

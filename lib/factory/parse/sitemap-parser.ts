@@ -149,10 +149,7 @@ export function createSitemapParser(options: ParserOptions, tokenizer: XmlTokeni
 }
 
 /** Parses a whole document at once: for tests, estimates and small files. */
-export function parseSitemapBytes(
-  bytes: Uint8Array | string,
-  options: ParserOptions,
-): { items: ParsedItem[]; stats: ParseStats } {
+export function parseSitemapBytes(bytes: Uint8Array | string, options: ParserOptions): { items: ParsedItem[]; stats: ParseStats } {
   const parser = createSitemapParser(options);
   const data = typeof bytes === 'string' ? new TextEncoder().encode(bytes) : bytes;
   const items = parser.write(data);

@@ -9,9 +9,7 @@ export interface ParserOptions {
 }
 
 /** One thing a sitemap lists: a page (urlset `<url>`, text line, RSS item, Atom entry) or a child sitemap. */
-export type ParsedItem =
-  | { type: 'url'; entry: ParsedUrl }
-  | { type: 'sitemap'; loc: string; lastmod: string | null };
+export type ParsedItem = { type: 'url'; entry: ParsedUrl } | { type: 'sitemap'; loc: string; lastmod: string | null };
 
 /** Locs dropped per reason, so no URL disappears silently. */
 export interface DropCounts {

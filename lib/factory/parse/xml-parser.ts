@@ -103,10 +103,18 @@ export class XmlSitemapParser implements TokenHandler {
     }
     if (value.length > MAX_FIELD_CHARS) this.tooLong('an attribute', MAX_FIELD_CHARS);
     switch (localName(name)) {
-      case 'rel': attrs.rel ??= value; break;
-      case 'hreflang': attrs.hreflang ??= value; break;
-      case 'href': attrs.href ??= value; break;
-      case 'ispermalink': attrs.isPermaLink ??= value; break;
+      case 'rel':
+        attrs.rel ??= value;
+        break;
+      case 'hreflang':
+        attrs.hreflang ??= value;
+        break;
+      case 'href':
+        attrs.href ??= value;
+        break;
+      case 'ispermalink':
+        attrs.isPermaLink ??= value;
+        break;
     }
   }
 
@@ -186,12 +194,24 @@ export class XmlSitemapParser implements TokenHandler {
     if (this.rootSeen) return Ctx.Ignore;
     this.rootSeen = true;
     switch (local) {
-      case 'urlset': this.format = 'urlset'; return Ctx.SitemapRoot;
-      case 'sitemapindex': this.format = 'sitemapindex'; return Ctx.SitemapRoot;
-      case 'rss': this.format = 'rss'; return Ctx.RssRoot;
-      case 'rdf': this.format = 'rss'; return Ctx.Channel;
-      case 'feed': this.format = 'atom'; return Ctx.FeedRoot;
-      case 'html': case 'head': case 'body':
+      case 'urlset':
+        this.format = 'urlset';
+        return Ctx.SitemapRoot;
+      case 'sitemapindex':
+        this.format = 'sitemapindex';
+        return Ctx.SitemapRoot;
+      case 'rss':
+        this.format = 'rss';
+        return Ctx.RssRoot;
+      case 'rdf':
+        this.format = 'rss';
+        return Ctx.Channel;
+      case 'feed':
+        this.format = 'atom';
+        return Ctx.FeedRoot;
+      case 'html':
+      case 'head':
+      case 'body':
         return this.fail('not_sitemap', `an HTML page (<${local}>), not a sitemap`);
       default: {
         const name = plainName(local);
@@ -202,8 +222,17 @@ export class XmlSitemapParser implements TokenHandler {
 
   private openContext(code: number, depth: number): void {
     switch (code) {
-      case Ctx.Url: case Ctx.Sitemap: case Ctx.Item: case Ctx.Entry: this.builder.start(code, depth); break;
-      case Ctx.Image: case Ctx.Video: case Ctx.News: this.builder.openExtension(code); break;
+      case Ctx.Url:
+      case Ctx.Sitemap:
+      case Ctx.Item:
+      case Ctx.Entry:
+        this.builder.start(code, depth);
+        break;
+      case Ctx.Image:
+      case Ctx.Video:
+      case Ctx.News:
+        this.builder.openExtension(code);
+        break;
     }
   }
 
@@ -220,8 +249,17 @@ export class XmlSitemapParser implements TokenHandler {
 
   private closeContext(code: number, depth: number): void {
     switch (code) {
-      case Ctx.Url: case Ctx.Sitemap: case Ctx.Item: case Ctx.Entry: this.builder.end(depth); break;
-      case Ctx.Image: case Ctx.Video: case Ctx.News: this.builder.closeExtension(code); break;
+      case Ctx.Url:
+      case Ctx.Sitemap:
+      case Ctx.Item:
+      case Ctx.Entry:
+        this.builder.end(depth);
+        break;
+      case Ctx.Image:
+      case Ctx.Video:
+      case Ctx.News:
+        this.builder.closeExtension(code);
+        break;
     }
   }
 

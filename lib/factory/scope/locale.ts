@@ -57,8 +57,7 @@ const REGIONS = new Set(
 /** ISO 15924 scripts that appear in site locales (`zh-Hans`, `sr-Latn`, `uz-Cyrl`). */
 const SCRIPTS = new Set(
   (
-    'Arab Armn Beng Cyrl Deva Ethi Geor Grek Gujr Guru Hang Hans Hant Hebr Jpan Khmr Knda Kore Laoo ' +
-    'Latn Mlym Mong Mymr Orya Sinh Taml Telu Thaa Thai Tibt'
+    'Arab Armn Beng Cyrl Deva Ethi Geor Grek Gujr Guru Hang Hans Hant Hebr Jpan Khmr Knda Kore Laoo ' + 'Latn Mlym Mong Mymr Orya Sinh Taml Telu Thaa Thai Tibt'
   ).split(' '),
 );
 

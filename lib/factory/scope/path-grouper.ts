@@ -26,12 +26,7 @@
  */
 import { z } from 'zod';
 import { RequestError } from '../../core/errors.js';
-import {
-  LanguageDetector,
-  addBounded,
-  leadingSegments,
-  type PathSegment,
-} from './locale.js';
+import { LanguageDetector, addBounded, leadingSegments, type PathSegment } from './locale.js';
 import { PathGroupSchema, type PathGroup } from '../../core/types.js';
 import { createLogger } from '../../utils/logger.js';
 

@@ -308,7 +308,6 @@ function describe(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
-
 /** Reads the top sitemaps and samples their children: the figures of a site whose sitemaps were found. */
 async function measure(probe: ScopeProbe, sitemaps: string[]): Promise<ScopeFigures> {
   if (sitemaps.length === 0) return { ...EMPTY_FIGURES, urlEstimate: 0 };

@@ -135,7 +135,8 @@ function childFloor(known: number, child: ReturnType<typeof perChild>): { urls: 
     const rule = `range floor: ${known} sub-sitemaps x ${per} URLs (the seed's rule), as the ${child.sampled} sampled average ${average} URLs`;
     return { urls: Math.max(child.counted, known * SEED_URLS_PER_CHILD), rule };
   }
-  const why = child.countedMean === null ? 'no sub-sitemap was sampled' : `the sampled average ${Math.round(child.countedMean).toLocaleString('en')} URLs, under ${per}`;
+  const why =
+    child.countedMean === null ? 'no sub-sitemap was sampled' : `the sampled average ${Math.round(child.countedMean).toLocaleString('en')} URLs, under ${per}`;
   return { urls: child.counted, rule: `range floor: the ${child.counted.toLocaleString('en')} URLs counted, not sub-sitemaps x ${per} (${why})` };
 }
 
@@ -169,4 +170,11 @@ export function scopeFigures(reading: ScopeReading, limits: WalkOptions): ScopeF
 }
 
 /** The figures of a site whose sitemaps could not be read. */
-export const EMPTY_FIGURES: ScopeFigures = { subSitemapCount: 0, urlEstimateRange: [0, 0], urlEstimate: null, sampledChildren: 0, expectedDuration: 0, floorRule: null };
+export const EMPTY_FIGURES: ScopeFigures = {
+  subSitemapCount: 0,
+  urlEstimateRange: [0, 0],
+  urlEstimate: null,
+  sampledChildren: 0,
+  expectedDuration: 0,
+  floorRule: null,
+};

@@ -68,9 +68,15 @@ function isOwnKey(loc: string, units: Uint16Array, from: number): boolean {
   const https = units[from + 4] === 0x73;
   const start = https ? 8 : 7; // first authority unit
   if (
-    length <= start || units[from] !== 0x68 || units[from + 1] !== 0x74 || units[from + 2] !== 0x74 ||
-    units[from + 3] !== 0x70 || units[from + start - 3] !== 0x3a || units[from + start - 2] !== 0x2f ||
-    units[from + start - 1] !== 0x2f || loc.indexOf('#', start) !== -1
+    length <= start ||
+    units[from] !== 0x68 ||
+    units[from + 1] !== 0x74 ||
+    units[from + 2] !== 0x74 ||
+    units[from + 3] !== 0x70 ||
+    units[from + start - 3] !== 0x3a ||
+    units[from + start - 2] !== 0x2f ||
+    units[from + start - 1] !== 0x2f ||
+    loc.indexOf('#', start) !== -1
   ) {
     return false;
   }

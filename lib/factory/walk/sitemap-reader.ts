@@ -1,5 +1,12 @@
 import { FactoryError, toFactoryError } from '../../core/errors.js';
-import { openSitemapIfModified, RedirectDeclined, type ConditionalRequest, type NotModifiedSitemap, type OpenSitemapOptions, type OpenedSitemap } from '../fetch/index.js';
+import {
+  openSitemapIfModified,
+  RedirectDeclined,
+  type ConditionalRequest,
+  type NotModifiedSitemap,
+  type OpenSitemapOptions,
+  type OpenedSitemap,
+} from '../fetch/index.js';
 import type { WalkOptions } from '../../core/limits.js';
 import { createSitemapParser, type ParsedItem, type ParseStats, type SitemapParser } from '../parse/index.js';
 import { sitemapRequestOptions } from '../fetch/request-options.js';
@@ -222,7 +229,10 @@ class ReadCursor<T> {
   summary(opened: OpenedSitemap, stats: ParseStats): SitemapReadSummary {
     if (stats.truncated && !this.full) this.problem('invalid_xml', `document ends before its root element closes: the ${this.entries} entries read are kept`);
     if (stats.refusedChildren > 0) {
-      this.problem('invalid_url', `${stats.refusedChildren} child sitemap loc(s) refused before any fetch (not an http(s) URL, malformed or too long): not followed`);
+      this.problem(
+        'invalid_url',
+        `${stats.refusedChildren} child sitemap loc(s) refused before any fetch (not an http(s) URL, malformed or too long): not followed`,
+      );
     }
     const dropped = stats.dropped.tooLong + stats.dropped.relative + stats.dropped.badScheme + stats.dropped.malformed;
     const read = { ref: this.ref, children: this.children, problems: this.problems.length, etag: opened.etag, lastModified: opened.lastModified };
@@ -249,7 +259,11 @@ class ReadCursor<T> {
  * A sitemap left unread because it did not change since the previous run: no items, no children, and the
  * previous validators carried on (refreshed by a 304's own, and with the lastmod its index lists it with now).
  */
-function unchangedSummary(ref: SitemapRef, skip: number, seen: { finalUrl: string; previous: SitemapValidator | null; answered?: NotModifiedSitemap }): SitemapReadSummary {
+function unchangedSummary(
+  ref: SitemapRef,
+  skip: number,
+  seen: { finalUrl: string; previous: SitemapValidator | null; answered?: NotModifiedSitemap },
+): SitemapReadSummary {
   log.debug({ event: 'sitemap_unchanged', url: ref.url, depth: ref.depth }, 'unchanged since the previous run: not read');
   const etag = seen.answered?.etag ?? seen.previous?.etag ?? null;
   const lastModified = seen.answered?.lastModified ?? seen.previous?.lastModified ?? null;
@@ -302,7 +316,12 @@ const pause = (ms: number, signal?: AbortSignal) =>
   });
 
 /** One attempt: fetch, stream-parse and hand out events; returns the summary. */
-async function* readOnce<T>(ref: SitemapRef, options: WalkOptions, cursor: ReadCursor<T>, setup: ReadSitemapSetup<T> & { conditional: ConditionalRequest | null }) {
+async function* readOnce<T>(
+  ref: SitemapRef,
+  options: WalkOptions,
+  cursor: ReadCursor<T>,
+  setup: ReadSitemapSetup<T> & { conditional: ConditionalRequest | null },
+) {
   const request = sitemapRequestOptions(options, setup.signal);
   if (setup.followRedirect) request.followRedirect = setup.followRedirect;
   const opened = await (setup.open ?? openSitemapIfModified)(ref.url, request, setup.conditional);

@@ -76,9 +76,7 @@ interface Slot<T> {
   yielded: boolean;
 }
 
-type Step<T> =
-  | { slot: Slot<T>; result: IteratorResult<SitemapReadEvent<T>, SitemapReadSummary> }
-  | { slot: Slot<T>; error: unknown };
+type Step<T> = { slot: Slot<T>; result: IteratorResult<SitemapReadEvent<T>, SitemapReadSummary> } | { slot: Slot<T>; error: unknown };
 
 /**
  * Walks sitemap trees: up to `concurrency` sitemaps read at once, items merged into batches of BATCH_SIZE,
@@ -120,7 +118,12 @@ export class SitemapWalk<T> {
   // Root URLs that cannot be keyed are reported at once, as a job reports them when it is created.
   private startRoots(urls: string[]): void {
     const counts = { offered: 0, rejected: 0, added: 0 };
-    this.initialReports.push(...this.enqueue(urls.map((url) => ({ url, depth: 0, parent: null })), counts));
+    this.initialReports.push(
+      ...this.enqueue(
+        urls.map((url) => ({ url, depth: 0, parent: null })),
+        counts,
+      ),
+    );
     this.frontierState.addRoots(counts.added);
   }
 
@@ -182,7 +185,14 @@ export class SitemapWalk<T> {
     counts.rootsFailed = failedRoots.length;
     counts.urlsFound = state.urlsEmitted;
     for (const failed of failedRoots) {
-      this.deferredRootErrors.push(new FactoryError(failed.kind, failed.message, { url: failed.url, depth: 0, parent: null, ...(failed.status === undefined ? {} : { status: failed.status }) }));
+      this.deferredRootErrors.push(
+        new FactoryError(failed.kind, failed.message, {
+          url: failed.url,
+          depth: 0,
+          parent: null,
+          ...(failed.status === undefined ? {} : { status: failed.status }),
+        }),
+      );
     }
   }
 
@@ -224,7 +234,15 @@ export class SitemapWalk<T> {
       ...(this.setup.open ? { open: this.setup.open } : {}),
     });
     const yielded = resume.emitted > 0 || resume.added > 0;
-    const slot: Slot<T> = { ref, iterator, emitted: resume.emitted, queued: 0, children: { offered: 0, rejected: 0, added: resume.added }, yielded, redirectKeys: new Set() };
+    const slot: Slot<T> = {
+      ref,
+      iterator,
+      emitted: resume.emitted,
+      queued: 0,
+      children: { offered: 0, rejected: 0, added: resume.added },
+      yielded,
+      redirectKeys: new Set(),
+    };
     this.live.add(slot);
     this.pull(slot);
   }
@@ -270,7 +288,10 @@ export class SitemapWalk<T> {
     if (slot.queued > 0) this.parked.add(slot);
     else this.sitemapsDone += 1;
     void slot.iterator.return(undefined as never).catch(() => undefined);
-    log.info({ event: 'sitemap_cycle', url: slot.ref.url, target: finalUrl, parent: slot.ref.parent }, 'redirects to a sitemap already visited: not read again');
+    log.info(
+      { event: 'sitemap_cycle', url: slot.ref.url, target: finalUrl, parent: slot.ref.parent },
+      'redirects to a sitemap already visited: not read again',
+    );
     yield { type: 'cycle', url: slot.ref.url, target: finalUrl, parent: slot.ref.parent, depth: slot.ref.depth };
   }
 
@@ -346,7 +367,21 @@ export class SitemapWalk<T> {
       this.counts.dropped += summary.dropped;
       const { url, depth, format, entries, children, dropped, invalidLastmod, bytes, unchanged, validator } = summary;
       const duplicates = duplicateChildren(slot.children);
-      yield { type: 'sitemap', url, depth, parent: slot.ref.parent, format, entries, children, dropped, invalidLastmod, duplicates, bytes, unchanged, validator };
+      yield {
+        type: 'sitemap',
+        url,
+        depth,
+        parent: slot.ref.parent,
+        format,
+        entries,
+        children,
+        dropped,
+        invalidLastmod,
+        duplicates,
+        bytes,
+        unchanged,
+        validator,
+      };
       for (const problem of summary.problems) yield this.countError({ type: 'error', ...problem });
       return;
     }

@@ -43,7 +43,7 @@ describe('DiscoverClient retries', () => {
     expect(JSON.parse(String(calls[0]?.init?.body))).toEqual({ jobId: STATUS.jobId, budgetMs: 500 });
   });
 
-  it('retries a start only when the request never reached the server (no second job behind the caller\'s back)', async () => {
+  it("retries a start only when the request never reached the server (no second job behind the caller's back)", async () => {
     const ok = scripted([refused(), json(STATUS, 201)]);
     expect((await ok.client.start({ rootUrl: 'https://example.com/' })).state).toBe('running');
     expect(ok.client.retries).toBe(1);
@@ -70,7 +70,7 @@ describe('DiscoverClient retries', () => {
     expect(calls).toHaveLength(1);
   });
 
-  it('stops retrying after the policy\'s attempts', async () => {
+  it("stops retrying after the policy's attempts", async () => {
     const { client, calls } = scripted(Array.from({ length: 10 }, refused));
     await expect(client.next(STATUS.jobId)).rejects.toThrow(/ECONNREFUSED/);
     expect(calls).toHaveLength(5);

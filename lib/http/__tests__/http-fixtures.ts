@@ -78,8 +78,14 @@ export async function startSlowDemoSite(scale: number): Promise<SlowDemoSite> {
 export function expectExactlyOnce(urls: readonly string[], truth: ReadonlySet<string>): void {
   const seen = new Set(urls);
   expect(urls.length - seen.size, 'duplicated URLs').toBe(0);
-  expect([...truth].filter((url) => !seen.has(url)), 'lost URLs').toEqual([]);
-  expect([...seen].filter((url) => !truth.has(url)), 'foreign URLs').toEqual([]);
+  expect(
+    [...truth].filter((url) => !seen.has(url)),
+    'lost URLs',
+  ).toEqual([]);
+  expect(
+    [...seen].filter((url) => !truth.has(url)),
+    'foreign URLs',
+  ).toEqual([]);
 }
 
 // Commands our own probe sends, and connection handshakes: not "touching" the store.

@@ -2,13 +2,19 @@ import { describe, expect, it } from 'vitest';
 import { checkListenAddress, isLoopbackHost } from '../listen-policy.js';
 
 describe('which listen addresses are loopback', () => {
-  it.each(['127.0.0.1', '127.1.2.3', 'localhost', 'LOCALHOST', 'api.localhost', '::1', '[::1]', '0:0:0:0:0:0:0:1', '::ffff:127.0.0.1'])('%s is loopback', (host) => {
-    expect(isLoopbackHost(host)).toBe(true);
-  });
+  it.each(['127.0.0.1', '127.1.2.3', 'localhost', 'LOCALHOST', 'api.localhost', '::1', '[::1]', '0:0:0:0:0:0:0:1', '::ffff:127.0.0.1'])(
+    '%s is loopback',
+    (host) => {
+      expect(isLoopbackHost(host)).toBe(true);
+    },
+  );
 
-  it.each(['0.0.0.0', '::', '[::]', '192.168.1.10', '10.0.0.1', 'example.com', 'localhost.example.com', '::ffff:10.0.0.1', '128.0.0.1', ''])('%s is not', (host) => {
-    expect(isLoopbackHost(host)).toBe(false);
-  });
+  it.each(['0.0.0.0', '::', '[::]', '192.168.1.10', '10.0.0.1', 'example.com', 'localhost.example.com', '::ffff:10.0.0.1', '128.0.0.1', ''])(
+    '%s is not',
+    (host) => {
+      expect(isLoopbackHost(host)).toBe(false);
+    },
+  );
 });
 
 describe('starting serve without a token', () => {

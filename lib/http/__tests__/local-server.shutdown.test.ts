@@ -79,6 +79,9 @@ describe('shutting the local API server down mid-slice', () => {
     while (final.state === 'running') final = await runSlice(store, jobId, { budgetMs: 30_000, net });
     expect(final.state).toBe('done');
     const shards = await Promise.all(Array.from({ length: final.shardsWritten }, (_, n) => store.readShard(jobId, n)));
-    expectExactlyOnce(shards.flatMap((entries) => (entries ?? []).map((entry) => entry.url)), truth);
+    expectExactlyOnce(
+      shards.flatMap((entries) => (entries ?? []).map((entry) => entry.url)),
+      truth,
+    );
   });
 });

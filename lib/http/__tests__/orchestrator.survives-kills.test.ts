@@ -160,10 +160,15 @@ describe('the orchestrator against a serve that is killed and restarted', () => 
       const summary = SummarySchema.parse(JSON.parse(orchestrator.stdout().trim()));
       expect(summary).toMatchObject({ state: 'running', urls: 20, stalled: { url: stuck } });
       expect(summary.calls).toBeLessThanOrEqual(3);
-      expect(orchestrator.lines.some((line) => line.startsWith(`orchestrate: job stalled on ${stuck}: claimed ${MAX_CLAIMS_WITHOUT_PROGRESS} times`))).toBe(true);
+      expect(orchestrator.lines.some((line) => line.startsWith(`orchestrate: job stalled on ${stuck}: claimed ${MAX_CLAIMS_WITHOUT_PROGRESS} times`))).toBe(
+        true,
+      );
       expect(sitemaps.hits('/stuck.xml')).toBe(0);
       // Once the site is fixed (here: it answers 404, reported), the retry action reads it and the job ends.
-      const retried = await fetch(`${stalling.origin}/api/factory/discover`, { method: 'POST', body: JSON.stringify({ jobId, action: 'retry', budgetMs: BUDGET_MS }) });
+      const retried = await fetch(`${stalling.origin}/api/factory/discover`, {
+        method: 'POST',
+        body: JSON.stringify({ jobId, action: 'retry', budgetMs: BUDGET_MS }),
+      });
       expect(retried.status).toBe(200);
       expect(await retried.json()).toMatchObject({ state: 'done', stalled: null, errors: [{ kind: 'http_status', url: stuck }] });
     } finally {

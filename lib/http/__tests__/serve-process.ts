@@ -37,7 +37,8 @@ export interface ServeProcess {
 /** The environment of the child: ours, minus the service's variables unless the test sets them. */
 function childEnv(env: Record<string, string | undefined>): NodeJS.ProcessEnv {
   const base: NodeJS.ProcessEnv = { ...process.env, LOG_LEVEL: 'warn' };
-  for (const name of ['FACTORY_API_TOKEN', 'VERCEL', 'REDIS_URL', 'UPSTASH_REDIS_REST_URL', 'UPSTASH_REDIS_REST_TOKEN', 'FACTORY_ALLOW_HOSTS']) delete base[name];
+  for (const name of ['FACTORY_API_TOKEN', 'VERCEL', 'REDIS_URL', 'UPSTASH_REDIS_REST_URL', 'UPSTASH_REDIS_REST_TOKEN', 'FACTORY_ALLOW_HOSTS'])
+    delete base[name];
   return { ...base, ...env };
 }
 
@@ -47,7 +48,7 @@ function waitListening(child: ChildProcess, output: { text: string }, timeoutMs:
     const timer = setTimeout(() => reject(new Error(`serve did not start in ${timeoutMs} ms: ${output.text}`)), timeoutMs);
     child.stderr?.on('data', () => {
       const match = / on (http:\/\/\S+)/.exec(output.text);
-      if (match?.[1]) clearTimeout(timer), resolve(match[1]);
+      if (match?.[1]) (clearTimeout(timer), resolve(match[1]));
     });
     child.once('exit', (code) => (clearTimeout(timer), reject(new Error(`serve exited (${code}): ${output.text}`))));
   });

@@ -45,7 +45,8 @@ describe('serve resumes the syncs a killed server left running', () => {
       LOG_LEVEL: '',
     };
     serve = await startServe({ port, env });
-    const api = (path: string, init: RequestInit = {}) => fetch(`${serve!.origin}/api/factory/sites${path}`, { ...init, headers: { 'content-type': 'application/json' } });
+    const api = (path: string, init: RequestInit = {}) =>
+      fetch(`${serve!.origin}/api/factory/sites${path}`, { ...init, headers: { 'content-type': 'application/json' } });
     expect((await api('', { method: 'POST', body: JSON.stringify({ rootUrl: site.rootUrl, siteId: 'slow', options: { concurrency: 1 } }) })).status).toBe(201);
 
     // Six child sitemaps of 1.5 s each, one at a time: the sync cannot end within its first slice.

@@ -27,9 +27,7 @@ async function filesUnder(dir: string): Promise<string[]> {
 describe('vercel.json', () => {
   it('gives every api/ route its maxDuration from lib/http/api-limits.ts, and nothing else', async () => {
     const routes = (await listApiRoutes(join(ROOT, 'api'))).map((route) => relative(ROOT, route.file).split(sep).join('/'));
-    const expected = Object.fromEntries(
-      Object.entries(MAX_DURATION_SECONDS).map(([name, seconds]) => [`api/factory/${name}.ts`, { maxDuration: seconds }]),
-    );
+    const expected = Object.fromEntries(Object.entries(MAX_DURATION_SECONDS).map(([name, seconds]) => [`api/factory/${name}.ts`, { maxDuration: seconds }]));
     expect(routes.sort()).toEqual(Object.keys(expected).sort());
     expect((await vercelConfig()).functions).toEqual(expected);
   });
@@ -54,7 +52,10 @@ describe('vercel.json', () => {
     const tsFiles = (await filesUnder(join(ROOT, 'api'))).filter((file) => file.endsWith('.ts'));
     const routes = new Set((await listApiRoutes(join(ROOT, 'api'))).map((route) => relative(ROOT, route.file).split(sep).join('/')));
     const nonRoutes = tsFiles.filter((file) => !routes.has(file));
-    expect(nonRoutes.every((file) => file.split('/').some((segment) => segment.startsWith('_'))), nonRoutes.join('\n')).toBe(true);
+    expect(
+      nonRoutes.every((file) => file.split('/').some((segment) => segment.startsWith('_'))),
+      nonRoutes.join('\n'),
+    ).toBe(true);
     expect(tsFiles.filter((file) => file.endsWith('.test.ts') && routes.has(file))).toEqual([]);
     expect(nonRoutes.length).toBeGreaterThan(0);
   });

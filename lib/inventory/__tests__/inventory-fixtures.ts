@@ -57,7 +57,10 @@ export async function startMutableSite(count: number, perSitemap = 1_000): Promi
     if (path === '/robots.txt') return { body: `Sitemap: ${server.origin}/sitemap.xml\n` };
     if (path === '/sitemap.xml') {
       const children = chunks().map((_, i) => `<sitemap><loc>${server.origin}/sm-${i}.xml</loc></sitemap>`);
-      return { headers: { 'content-type': 'application/xml' }, body: `<?xml version="1.0"?><sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">${children.join('')}</sitemapindex>` };
+      return {
+        headers: { 'content-type': 'application/xml' },
+        body: `<?xml version="1.0"?><sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">${children.join('')}</sitemapindex>`,
+      };
     }
     if (failing.has(path)) return { status: 503, body: 'unavailable' };
     const match = /^\/sm-(\d+)\.xml$/.exec(path);

@@ -6,7 +6,18 @@ import { connectRedisJobStore } from '../../store/open-job-store.js';
 import { MemoryJobStore } from '../../store/memory-job-store.js';
 import { createSite } from '../sites.js';
 import { advanceSync, startSync } from '../sync-driver.js';
-import { DATABASES, LOOPBACK_NET, PGLITE_START_MS, historyFacts, startMutableSite, syncSite, syncToEnd, urlFacts, type MutableSite, type TestDb } from './inventory-fixtures.js';
+import {
+  DATABASES,
+  LOOPBACK_NET,
+  PGLITE_START_MS,
+  historyFacts,
+  startMutableSite,
+  syncSite,
+  syncToEnd,
+  urlFacts,
+  type MutableSite,
+  type TestDb,
+} from './inventory-fixtures.js';
 
 const PAGES = 8_000;
 
@@ -85,7 +96,13 @@ describe.each(DATABASES)('inventory sync on $name', ({ name, open }) => {
     expect(a).toMatchObject({ state: 'done', message: null });
     expect(b.state).toBe('done');
     const final = await advanceSync(runtime, shared.syncId, { budgetMs: 100 });
-    const counts = (sync: typeof final) => ({ seen: sync.seen, new: sync.new, changed: sync.changed, removed: sync.removed, shardsApplied: sync.shardsApplied });
+    const counts = (sync: typeof final) => ({
+      seen: sync.seen,
+      new: sync.new,
+      changed: sync.changed,
+      removed: sync.removed,
+      shardsApplied: sync.shardsApplied,
+    });
     expect(counts(final)).toEqual(counts(single));
     expect(await urlFacts(test.db, 'two-workers')).toEqual(await urlFacts(test.db, 'one-worker'));
   });

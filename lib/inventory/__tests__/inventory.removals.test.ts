@@ -64,7 +64,11 @@ function fiveChildTree(): Tree {
 
 // Pages carry the server's origin: filled in once it listens.
 function fillPages(tree: Tree, origin: string): void {
-  for (const n of [1, 2, 3, 4, 5]) tree.leaves.set(`/sm/child-${n}.xml`, Array.from({ length: PER_CHILD }, (_, i) => `${origin}/c${n}/p-${i}`));
+  for (const n of [1, 2, 3, 4, 5])
+    tree.leaves.set(
+      `/sm/child-${n}.xml`,
+      Array.from({ length: PER_CHILD }, (_, i) => `${origin}/c${n}/p-${i}`),
+    );
 }
 
 /** Moves child N's lastmod in the index, so the next sync fetches it instead of skipping it as unchanged. */
@@ -110,7 +114,9 @@ describe.each(DATABASES)('no false removals on $name', ({ open }) => {
     expect(failed).toMatchObject({ state: 'done', errors: { http_status: 1 }, removed: 0, keptUnread: PER_CHILD, unchangedSitemaps: 4, kept: 4 * PER_CHILD });
     expect(await live('c503')).toHaveLength(5 * PER_CHILD);
     const detail = await getSyncDetail(test.db, failed.syncId, 'c503');
-    expect(detail.failedSitemaps).toEqual([expect.objectContaining({ url: expect.stringMatching(/\/sm\/child-2\.xml$/), kind: 'http_status', status: 503, fate: 'unknown' })]);
+    expect(detail.failedSitemaps).toEqual([
+      expect.objectContaining({ url: expect.stringMatching(/\/sm\/child-2\.xml$/), kind: 'http_status', status: 503, fate: 'unknown' }),
+    ]);
 
     tree.faults.delete('/sm/child-2.xml');
     const healthy = await sync('c503');
@@ -141,7 +147,10 @@ describe.each(DATABASES)('no false removals on $name', ({ open }) => {
     tree.faults.set('/sm/child-2.xml', 503);
     touch(tree, '/sm/child-3.xml');
     tree.faults.set('/sm/child-3.xml', 404);
-    tree.indexes.set('/sm/index.xml', tree.indexes.get('/sm/index.xml')!.filter((child) => child.path !== '/sm/child-5.xml'));
+    tree.indexes.set(
+      '/sm/index.xml',
+      tree.indexes.get('/sm/index.xml')!.filter((child) => child.path !== '/sm/child-5.xml'),
+    );
     const done = await sync('cgone');
     expect(done).toMatchObject({ state: 'done', removed: 2 * PER_CHILD, keptUnread: PER_CHILD });
     const removed = await removedUrls('cgone');
@@ -165,12 +174,18 @@ describe.each(DATABASES)('no false removals on $name', ({ open }) => {
     const [row] = await test.db.query('SELECT source_sitemap AS "source" FROM urls WHERE site_id = $1 AND url = $2', ['ctwo', shared]);
     const recorded = new URL(String(row!.source)).pathname;
     const other = recorded === '/sm/child-1.xml' ? '/sm/child-2.xml' : '/sm/child-1.xml';
-    tree.leaves.set(recorded, tree.leaves.get(recorded)!.filter((url) => url !== shared));
+    tree.leaves.set(
+      recorded,
+      tree.leaves.get(recorded)!.filter((url) => url !== shared),
+    );
     touch(tree, recorded, '2026-03-01');
     expect(await sync('ctwo')).toMatchObject({ state: 'done', removed: 0, unchangedSitemaps: 4 });
     expect(await live('ctwo')).toContain(shared);
 
-    tree.leaves.set(other, tree.leaves.get(other)!.filter((url) => url !== shared));
+    tree.leaves.set(
+      other,
+      tree.leaves.get(other)!.filter((url) => url !== shared),
+    );
     touch(tree, other, '2026-03-01');
     expect(await sync('ctwo')).toMatchObject({ state: 'done', removed: 1 });
     expect(await removedUrls('ctwo')).toEqual([shared]);
@@ -184,9 +199,19 @@ describe.each(DATABASES)('no false removals on $name', ({ open }) => {
       { path: '/sm/sub-a.xml', lastmod: '2026-01-01' },
       { path: '/sm/sub-b.xml', lastmod: '2026-01-01' },
     ]);
-    tree.indexes.set('/sm/sub-a.xml', [1, 2].map((n) => ({ path: `/sm/child-${n}.xml`, lastmod: '2026-01-01' })));
-    tree.indexes.set('/sm/sub-b.xml', [3, 4].map((n) => ({ path: `/sm/child-${n}.xml`, lastmod: '2026-01-01' })));
-    for (const n of [1, 2, 3, 4]) tree.leaves.set(`/sm/child-${n}.xml`, Array.from({ length: PER_CHILD }, (_, i) => `${server.origin}/c${n}/p-${i}`));
+    tree.indexes.set(
+      '/sm/sub-a.xml',
+      [1, 2].map((n) => ({ path: `/sm/child-${n}.xml`, lastmod: '2026-01-01' })),
+    );
+    tree.indexes.set(
+      '/sm/sub-b.xml',
+      [3, 4].map((n) => ({ path: `/sm/child-${n}.xml`, lastmod: '2026-01-01' })),
+    );
+    for (const n of [1, 2, 3, 4])
+      tree.leaves.set(
+        `/sm/child-${n}.xml`,
+        Array.from({ length: PER_CHILD }, (_, i) => `${server.origin}/c${n}/p-${i}`),
+      );
     await createSite(test.db, { rootUrl: `${server.origin}/`, siteId: 'cindex' });
     expect(await sync('cindex')).toMatchObject({ state: 'done', new: 4 * PER_CHILD });
 

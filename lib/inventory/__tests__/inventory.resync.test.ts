@@ -21,15 +21,23 @@ async function startSite(): Promise<LoopbackServer & { leaves: Map<string, Leaf>
     const path = request.url ?? '/';
     if (path === '/robots.txt') return { body: `Sitemap: ${server.origin}/index.xml\n` };
     if (path === '/index.xml') {
-      const items = [...leaves].map(([name, leaf]) => `<sitemap><loc>${server.origin}/${name}.xml</loc>${leaf.lastmod ? `<lastmod>${leaf.lastmod}</lastmod>` : ''}</sitemap>`);
-      return { headers: { 'content-type': 'application/xml' }, body: `<?xml version="1.0"?><sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">${items.join('')}</sitemapindex>` };
+      const items = [...leaves].map(
+        ([name, leaf]) => `<sitemap><loc>${server.origin}/${name}.xml</loc>${leaf.lastmod ? `<lastmod>${leaf.lastmod}</lastmod>` : ''}</sitemap>`,
+      );
+      return {
+        headers: { 'content-type': 'application/xml' },
+        body: `<?xml version="1.0"?><sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">${items.join('')}</sitemapindex>`,
+      };
     }
     const leaf = leaves.get(path.slice(1).replace(/\.xml$/, ''));
     if (!leaf) return null;
     const asked = request.headers['if-none-match'];
     if (asked !== undefined && (asked === leaf.etag || leaf.lies)) return { status: 304, headers: { etag: leaf.etag } };
     const body = leaf.pages.map((loc) => `<url><loc>${loc}</loc></url>`).join('');
-    return { headers: { 'content-type': 'application/xml', etag: leaf.etag }, body: `<?xml version="1.0"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">${body}</urlset>` };
+    return {
+      headers: { 'content-type': 'application/xml', etag: leaf.etag },
+      body: `<?xml version="1.0"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">${body}</urlset>`,
+    };
   });
   server.server.keepAliveTimeout = 120_000;
   const pages = (name: string, n: number) => Array.from({ length: n }, (_, i) => `${server.origin}/${name}/${i}`);
@@ -54,7 +62,11 @@ describe.each(DATABASES)('incremental re-sync of the inventory on $name', ({ ope
     await test?.drop();
   });
 
-  const live = async () => (await urlFacts(test.db, 'resync')).filter((row) => !row.removed).map((row) => String(row.url)).sort();
+  const live = async () =>
+    (await urlFacts(test.db, 'resync'))
+      .filter((row) => !row.removed)
+      .map((row) => String(row.url))
+      .sort();
 
   it('keeps the URLs of unchanged sitemaps (never removed), applies the changed one, and --full reads everything', async () => {
     const runtime = { db: test.db, store, net: LOOPBACK_NET };

@@ -11,7 +11,17 @@ import { advanceSync, stopSync } from '../sync-driver.js';
 import { MAX_CLAIMS_WITHOUT_PROGRESS } from '../../factory/jobs/stall-policy.js';
 import { getJobStatus } from '../../factory/jobs/job-control.js';
 import { claimAndAbandon } from '../../store/__tests__/store-fixtures.js';
-import { DATABASES, PGLITE_START_MS, LOOPBACK_NET, historyFacts, startMutableSite, syncSite, urlFacts, type MutableSite, type TestDb } from './inventory-fixtures.js';
+import {
+  DATABASES,
+  PGLITE_START_MS,
+  LOOPBACK_NET,
+  historyFacts,
+  startMutableSite,
+  syncSite,
+  urlFacts,
+  type MutableSite,
+  type TestDb,
+} from './inventory-fixtures.js';
 
 describe.each(DATABASES)('inventory on $name', ({ open }) => {
   let site: MutableSite;
@@ -119,7 +129,13 @@ describe.each(DATABASES)('inventory on $name', ({ open }) => {
     }
     await test.db.query('ANALYZE urls');
     const plans: Record<string, string> = {};
-    const queries = { all: {}, prefix: { prefix: '/blog/' }, locale: { locale: 'fr' }, changedSince: { changedSince: '2030-01-01T00:00:00Z' }, removed: { removed: true } };
+    const queries = {
+      all: {},
+      prefix: { prefix: '/blog/' },
+      locale: { locale: 'fr' },
+      changedSince: { changedSince: '2030-01-01T00:00:00Z' },
+      removed: { removed: true },
+    };
     for (const [name, query] of Object.entries(queries)) plans[name] = await explainListUrls(test.db, 'big', query);
     for (const [name, plan] of Object.entries(plans)) {
       expect(plan, `${name}:\n${plan}`).toMatch(/Index/);

@@ -41,7 +41,13 @@ describe('redis job store keys', () => {
       const work = await claimWork(store, jobId);
       await store.commitShard(jobId, { workId: work.workId, token: work.token, offset: 0, entries: urls('p', 3) });
       await store.enqueue(jobId, { items: [sitemapWork('https://example.com/b.xml', 1)], roots: false });
-      await store.finishWork(jobId, { workId: work.workId, token: work.token, errors: [{ kind: 'http_status', url: 'x', message: 'm' }], countSitemap: true, failure: 'none' });
+      await store.finishWork(jobId, {
+        workId: work.workId,
+        token: work.token,
+        errors: [{ kind: 'http_status', url: 'x', message: 'm' }],
+        countSitemap: true,
+        failure: 'none',
+      });
       const keys = await raw.keys(`${jobKeyPrefix(jobId).replace(/[{}]/g, '\\$&')}*`);
       expect(keys.length).toBeGreaterThanOrEqual(6);
       const expiries = await Promise.all(keys.map((key) => raw.sendCommand(['PEXPIRETIME', key])));
@@ -57,17 +63,42 @@ describe('redis job store keys', () => {
       await store.seedPrevious(jobId, { 'example.com/old.xml': { etag: '"o"', lastModified: null, lastmod: null } });
       const first = await claimWork(store, jobId);
       // Each finish empties the active set (and so deletes it) before its claim creates it again.
-      await store.enqueue(jobId, { items: [sitemapWork('https://example.com/b.xml', 1), sitemapWork('https://example.com/c.xml', 1)], roots: false, workId: first.workId });
+      await store.enqueue(jobId, {
+        items: [sitemapWork('https://example.com/b.xml', 1), sitemapWork('https://example.com/c.xml', 1)],
+        roots: false,
+        workId: first.workId,
+      });
       const finish = { errors: [], countSitemap: true, failure: 'none' as const };
-      const next = await store.finishWork(jobId, { workId: first.workId, token: first.token, ...finish, shard: { offset: 0, entries: urls('a', 2) }, claim: { token: newLeaseToken(), leaseMs: 10_000, maxClaims: MAX_CLAIMS_WITHOUT_PROGRESS } });
+      const next = await store.finishWork(jobId, {
+        workId: first.workId,
+        token: first.token,
+        ...finish,
+        shard: { offset: 0, entries: urls('a', 2) },
+        claim: { token: newLeaseToken(), leaseMs: 10_000, maxClaims: MAX_CLAIMS_WITHOUT_PROGRESS },
+      });
       expect(next.type === 'finished' && next.next?.type).toBe('claimed');
       const second = next.type === 'finished' && next.next?.type === 'claimed' ? next.next.work : null;
       if (second === null) throw new Error('no next claim');
       expect(await store.visit(jobId, second.workId, 'example.com/redirected.xml')).toBe('added');
-      const resync = { key: 'example.com/b.xml', url: 'https://example.com/b.xml', validator: { etag: '"b"', lastModified: null, lastmod: null }, unchanged: true };
+      const resync = {
+        key: 'example.com/b.xml',
+        url: 'https://example.com/b.xml',
+        validator: { etag: '"b"', lastModified: null, lastmod: null },
+        unchanged: true,
+      };
       const claim = { token: newLeaseToken(), leaseMs: 10_000, maxClaims: MAX_CLAIMS_WITHOUT_PROGRESS };
       const cycle = { url: 'https://example.com/b.xml', target: 'https://example.com/a.xml' };
-      await store.finishWork(jobId, { workId: second.workId, token: second.token, ...finish, errors: [{ kind: 'http_status', url: 'x', message: 'm' }], shard: { offset: 0, entries: urls('b', 1) }, resync, duplicates: 1, cycle, claim });
+      await store.finishWork(jobId, {
+        workId: second.workId,
+        token: second.token,
+        ...finish,
+        errors: [{ kind: 'http_status', url: 'x', message: 'm' }],
+        shard: { offset: 0, entries: urls('b', 1) },
+        resync,
+        duplicates: 1,
+        cycle,
+        claim,
+      });
       // The lease of the work now held (c) has its own, short expiry.
       const keys = (await raw.keys(`${jobKeyPrefix(jobId).replace(/[{}]/g, '\\$&')}*`)).filter((key) => !key.includes(':lease:'));
       expect(keys.length).toBeGreaterThanOrEqual(10);
@@ -109,7 +140,9 @@ describe('redis job store with tampered or foreign state', () => {
       const { jobId, prefix } = await tamperedJob(store);
       await raw.hSet(`${prefix}status`, 'urlsFound', 'lots');
       await expect(getJobStatus(store, jobId)).rejects.toMatchObject({ name: 'StoreError', kind: 'conflict', failure: 'corrupt' });
-      await expect(store.claim(jobId, { token: newLeaseToken(), leaseMs: 100, maxClaims: MAX_CLAIMS_WITHOUT_PROGRESS })).rejects.toMatchObject({ failure: 'corrupt' });
+      await expect(store.claim(jobId, { token: newLeaseToken(), leaseMs: 100, maxClaims: MAX_CLAIMS_WITHOUT_PROGRESS })).rejects.toMatchObject({
+        failure: 'corrupt',
+      });
     }));
 
   it('refuses status written by another version as foreign', () =>
@@ -149,7 +182,9 @@ describe('redis job store with tampered or foreign state', () => {
     withStore(async (store) => {
       const { jobId, prefix } = await tamperedJob(store);
       await raw.hSet(`${prefix}items`, '1', JSON.stringify({ type: 'sitemap', ref: { url: 'x', depth: -1 } }));
-      await expect(store.claim(jobId, { token: newLeaseToken(), leaseMs: 100, maxClaims: MAX_CLAIMS_WITHOUT_PROGRESS })).rejects.toMatchObject({ failure: 'corrupt' });
+      await expect(store.claim(jobId, { token: newLeaseToken(), leaseMs: 100, maxClaims: MAX_CLAIMS_WITHOUT_PROGRESS })).rejects.toMatchObject({
+        failure: 'corrupt',
+      });
     }));
 
   it('refuses a tampered error entry', () =>
@@ -204,11 +239,15 @@ describe('redis job store over a failing connection', () => {
     }, `redis://127.0.0.1:${proxy.port}`));
 
   it('reports an unreachable store as a retryable store_unavailable after its retries', () =>
-    withStore(async (store) => {
-      const jobId = await createdJob(store, ['https://example.com/a.xml']);
-      proxy.setPlan(() => 'reset');
-      await expect(getJobStatus(store, jobId)).rejects.toMatchObject({ name: 'StoreError', kind: 'store_unavailable', failure: 'unavailable' });
-      proxy.setPlan(null);
-      expect((await getJobStatus(store, jobId)).state).toBe('running');
-    }, `redis://127.0.0.1:${proxy.port}`, { retry: { attempts: 4, baseDelayMs: 20, maxDelayMs: 100 } }));
+    withStore(
+      async (store) => {
+        const jobId = await createdJob(store, ['https://example.com/a.xml']);
+        proxy.setPlan(() => 'reset');
+        await expect(getJobStatus(store, jobId)).rejects.toMatchObject({ name: 'StoreError', kind: 'store_unavailable', failure: 'unavailable' });
+        proxy.setPlan(null);
+        expect((await getJobStatus(store, jobId)).state).toBe('running');
+      },
+      `redis://127.0.0.1:${proxy.port}`,
+      { retry: { attempts: 4, baseDelayMs: 20, maxDelayMs: 100 } },
+    ));
 });

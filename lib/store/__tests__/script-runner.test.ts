@@ -29,7 +29,10 @@ describe('the script runner classifying error replies', () => {
     ['OOM', `ERR Error running script (call to f_${STATUS.sha}): @user_script:12: -OOM command not allowed when used memory > 'maxmemory'`],
   ])('retries %s, then reports a retryable store_unavailable naming only the code', async (code, reply) => {
     const commands = failingWith(reply);
-    const error = await new ScriptRunner(commands, RETRY).eval(STATUS, ['k'], []).then(() => new Error('expected a rejection'), (caught: unknown) => caught as Error);
+    const error = await new ScriptRunner(commands, RETRY).eval(STATUS, ['k'], []).then(
+      () => new Error('expected a rejection'),
+      (caught: unknown) => caught as Error,
+    );
     expect(error).toMatchObject({ kind: 'store_unavailable', failure: 'unavailable' });
     expect(error.message).toContain(code);
     expect(error.message).not.toContain(STATUS.sha);
@@ -38,7 +41,10 @@ describe('the script runner classifying error replies', () => {
 
   it('answers a reply about foreign data (WRONGTYPE) at once as a conflict, without the reply', async () => {
     const commands = failingWith(`WRONGTYPE Operation against a key holding the wrong kind of value script: ${STATUS.sha}, on @user_script:3.`);
-    const error = await new ScriptRunner(commands, RETRY).eval(STATUS, ['k'], []).then(() => new Error('expected a rejection'), (caught: unknown) => caught as Error);
+    const error = await new ScriptRunner(commands, RETRY).eval(STATUS, ['k'], []).then(
+      () => new Error('expected a rejection'),
+      (caught: unknown) => caught as Error,
+    );
     expect(error).toMatchObject({ kind: 'conflict', failure: 'corrupt' });
     expect(error.message).not.toContain(STATUS.sha);
     expect(error.message).not.toContain('WRONGTYPE');

@@ -39,7 +39,13 @@ export function urls(prefix: string, n: number): ShardEntry[] {
 
 /** Shard entries of these URLs, as one sitemap would give them. */
 export function entriesOf(list: string[]): ShardEntry[] {
-  return list.map((url, i) => ({ url, lastmod: i % 2 ? '2026-01-02' : null, changefreq: i % 3 ? 'daily' : null, priority: i % 5 ? 0.5 : null, source: 'https://example.com/sitemap.xml' }));
+  return list.map((url, i) => ({
+    url,
+    lastmod: i % 2 ? '2026-01-02' : null,
+    changefreq: i % 3 ? 'daily' : null,
+    priority: i % 5 ? 0.5 : null,
+    source: 'https://example.com/sitemap.xml',
+  }));
 }
 
 /** Waits `ms` milliseconds (lease expiry). */

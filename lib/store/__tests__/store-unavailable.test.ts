@@ -64,7 +64,13 @@ describe('a Redis that cannot serve right now', () => {
       .eval("local s = tonumber(redis.call('TIME')[1]) while tonumber(redis.call('TIME')[1]) < s + 20 do end return 1", { keys: [], arguments: [] })
       .catch(() => 'killed');
     try {
-      while (await admin.ping().then(() => true, () => false)) await sleep(20);
+      while (
+        await admin.ping().then(
+          () => true,
+          () => false,
+        )
+      )
+        await sleep(20);
       const error = await expectUnavailable(getJobStatus(store, jobId));
       expect(error.message).toContain('BUSY');
     } finally {

@@ -42,7 +42,7 @@ describe('upstash REST test proxy', () => {
     expect(await client.multi().set('cf:test:m', 'b').get('cf:test:m').exec()).toEqual(['OK', 'b']);
   });
 
-  it('reports a failing command inside a pipeline as that command\'s error', async () => {
+  it("reports a failing command inside a pipeline as that command's error", async () => {
     const client = rawClient();
     await client.set('cf:test:str', 'x');
     await expect(client.pipeline().get('cf:test:str').incr('cf:test:str').exec()).rejects.toThrow(/not an integer/);
@@ -69,6 +69,10 @@ describe('upstash job store', () => {
 
   it('reports refused credentials as an unavailable store, not as bad data', async () => {
     const store = createUpstashJobStore({ url: proxy.url, token: 'wrong' });
-    await expect(getJobStatus(store, 'AAAAAAAAAAAAAAAAAAAAAA')).rejects.toMatchObject({ name: 'StoreError', kind: 'store_unavailable', failure: 'unavailable' });
+    await expect(getJobStatus(store, 'AAAAAAAAAAAAAAAAAAAAAA')).rejects.toMatchObject({
+      name: 'StoreError',
+      kind: 'store_unavailable',
+      failure: 'unavailable',
+    });
   });
 });

@@ -23,9 +23,7 @@ describe('discoverSitemaps from robots.txt', () => {
   it('returns several lines: mixed case, relative, absolute, with BOM and CRLF, deduped', async () => {
     const robots = (origin: string) =>
       `\uFEFFUser-agent: *\r\nSITEMAP: ${origin}/a.xml\r\nsitemap: /b.xml.gz\r\nSitemap: ${origin.replace('http', 'HTTP')}/a.xml\r\n`;
-    const site = (server = await startLoopbackServer((request) =>
-      request.url === '/robots.txt' ? { body: robots(`http://${request.headers.host}`) } : null,
-    ));
+    const site = (server = await startLoopbackServer((request) => (request.url === '/robots.txt' ? { body: robots(`http://${request.headers.host}`) } : null)));
     expect(await discoverSitemaps(site.origin, open)).toEqual([site.url('/a.xml'), site.url('/b.xml.gz')]);
   });
 

@@ -21,11 +21,7 @@ describe('parseRobotsTxt', () => {
 
   it('reads the Site-map spelling of the key in any case, like Sitemap', () => {
     const content = ['Site-map: https://example.com/a.xml', 'SITE-MAP:/b.xml', 'site-Map : https://example.com/c.xml'].join('\n');
-    expect(parseRobotsTxt(content, ROBOTS_URL, UA).sitemaps).toEqual([
-      'https://example.com/a.xml',
-      'https://example.com/b.xml',
-      'https://example.com/c.xml',
-    ]);
+    expect(parseRobotsTxt(content, ROBOTS_URL, UA).sitemaps).toEqual(['https://example.com/a.xml', 'https://example.com/b.xml', 'https://example.com/c.xml']);
   });
 
   it('tolerates a UTF-8 BOM and CRLF line ends', () => {
@@ -70,6 +66,14 @@ describe('isPathAllowed (RFC 9309 matching)', () => {
 
   it('allows what no rule matches, and prefers Allow on a tie', () => {
     expect(isPathAllowed(rules, '/sitemap.xml')).toBe(true);
-    expect(isPathAllowed([{ allow: false, pattern: '/a' }, { allow: true, pattern: '/a' }], '/a')).toBe(true);
+    expect(
+      isPathAllowed(
+        [
+          { allow: false, pattern: '/a' },
+          { allow: true, pattern: '/a' },
+        ],
+        '/a',
+      ),
+    ).toBe(true);
   });
 });

@@ -49,7 +49,10 @@ describe('byte and header caps', () => {
 
   it('openSitemap stops a chunked body over the cap while decoding', async () => {
     const opened = openSitemap(server.url('/chunked'), sitemapOptions({ maxDownloadBytes: 100_000 }));
-    const error = await expectKind(opened.then((sitemap) => collect(sitemap.bytes)), 'too_large');
+    const error = await expectKind(
+      opened.then((sitemap) => collect(sitemap.bytes)),
+      'too_large',
+    );
     expect(error.context.limit).toBe(100_000);
   });
 

@@ -87,17 +87,26 @@ describe('openSitemap decoding', () => {
   });
 
   it('truncated gzip is a decompress error', async () => {
-    const error = await expectKind(open('/truncated.xml.gz').then((opened) => collect(opened.bytes)), 'decompress');
+    const error = await expectKind(
+      open('/truncated.xml.gz').then((opened) => collect(opened.bytes)),
+      'decompress',
+    );
     expect(error.name).toBe('ParseError');
     expect(error.url).toBe(server.url('/truncated.xml.gz'));
   });
 
   it('corrupt gzip (right magic, garbage after) is a decompress error', async () => {
-    await expectKind(open('/corrupt.xml.gz').then((opened) => collect(opened.bytes)), 'decompress');
+    await expectKind(
+      open('/corrupt.xml.gz').then((opened) => collect(opened.bytes)),
+      'decompress',
+    );
   });
 
   it(`more than ${MAX_GZIP_LAYERS} gzip layers is a decompress error`, async () => {
-    await expectKind(open('/too-many-layers').then((opened) => collect(opened.bytes)), 'decompress');
+    await expectKind(
+      open('/too-many-layers').then((opened) => collect(opened.bytes)),
+      'decompress',
+    );
   });
 
   it('an unknown Content-Encoding is unsupported_format', async () => {

@@ -90,9 +90,21 @@ describe('classifyAddress: named ranges', () => {
 
 // An independent oracle: Node's BlockList loaded with the IANA special-purpose registries.
 const SPECIAL_V4: Array<[string, number]> = [
-  ['0.0.0.0', 8], ['10.0.0.0', 8], ['100.64.0.0', 10], ['127.0.0.0', 8], ['169.254.0.0', 16],
-  ['172.16.0.0', 12], ['192.0.0.0', 24], ['192.0.2.0', 24], ['192.88.99.0', 24], ['192.168.0.0', 16],
-  ['198.18.0.0', 15], ['198.51.100.0', 24], ['203.0.113.0', 24], ['224.0.0.0', 4], ['240.0.0.0', 4],
+  ['0.0.0.0', 8],
+  ['10.0.0.0', 8],
+  ['100.64.0.0', 10],
+  ['127.0.0.0', 8],
+  ['169.254.0.0', 16],
+  ['172.16.0.0', 12],
+  ['192.0.0.0', 24],
+  ['192.0.2.0', 24],
+  ['192.88.99.0', 24],
+  ['192.168.0.0', 16],
+  ['198.18.0.0', 15],
+  ['198.51.100.0', 24],
+  ['203.0.113.0', 24],
+  ['224.0.0.0', 4],
+  ['240.0.0.0', 4],
   ['168.63.129.16', 32],
 ];
 const oracleV4 = new BlockList();
@@ -110,8 +122,7 @@ const spellings: Array<(n: number) => string> = [
   (n) => `[64:ff9b::${((n >>> 16) & 0xffff).toString(16)}:${(n & 0xffff).toString(16)}]`, // NAT64
 ];
 
-const inRange = (base: number, bits: number) =>
-  fc.integer({ min: 0, max: 2 ** (32 - bits) - 1 }).map((offset) => base + offset);
+const inRange = (base: number, bits: number) => fc.integer({ min: 0, max: 2 ** (32 - bits) - 1 }).map((offset) => base + offset);
 
 describe('classifyAddress: properties', () => {
   it('every address in a non-public range, in any spelling, parsed by new URL, is not public', () => {

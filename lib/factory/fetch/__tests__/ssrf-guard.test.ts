@@ -12,7 +12,10 @@ describe('assertUrlAllowed (no connection made)', () => {
   it.each(['file:///etc/passwd', 'ftp://example.com/sitemap.xml', 'gopher://example.com/', 'data:text/plain,hi', 'javascript:alert(1)'])(
     'refuses the non-HTTP scheme of %s as invalid_url',
     async (url) => {
-      await expectKind(Promise.resolve().then(() => assertUrlAllowed(new URL(url), PUBLIC_ONLY)), 'invalid_url');
+      await expectKind(
+        Promise.resolve().then(() => assertUrlAllowed(new URL(url), PUBLIC_ONLY)),
+        'invalid_url',
+      );
     },
   );
 

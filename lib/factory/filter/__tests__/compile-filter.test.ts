@@ -6,7 +6,9 @@ const ref = { url: 'https://www.example.com/sitemap.xml', depth: 0, parent: null
 function kept(filter: FilterOptionsInput, candidates: Array<{ url: string; lastmod?: string | null; locale?: string | null }>): string[] {
   const keep = compileFilter(filter);
   if (keep === null) return candidates.map((candidate) => candidate.url);
-  return candidates.filter((candidate) => keep({ url: candidate.url, lastmod: candidate.lastmod ?? null, locale: candidate.locale ?? null }, ref)).map((c) => c.url);
+  return candidates
+    .filter((candidate) => keep({ url: candidate.url, lastmod: candidate.lastmod ?? null, locale: candidate.locale ?? null }, ref))
+    .map((c) => c.url);
 }
 
 const site = (paths: string[]) => paths.map((path) => ({ url: `https://www.example.com${path}` }));

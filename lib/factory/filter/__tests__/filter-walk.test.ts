@@ -46,7 +46,10 @@ describe('filters while walking (library option `filter`)', () => {
 
   it('applies the same filter to a job (options.filter), scoped to the job root', async () => {
     const store = new MemoryJobStore();
-    const job = await createJob(store, { rootUrl: site.url('/index.xml'), options: { ...LOOPBACK, filter: { include: ['/docs/**', '/*/docs/**'], scope: 'host' } } });
+    const job = await createJob(store, {
+      rootUrl: site.url('/index.xml'),
+      options: { ...LOOPBACK, filter: { include: ['/docs/**', '/*/docs/**'], scope: 'host' } },
+    });
     await runToEnd(store, job.jobId, { budgetMs: 5_000, ...QUICK, ...LOOPBACK });
     expect((await allShardUrls(store, job.jobId)).sort()).toEqual([`${site.origin}/de-de/docs/b`, `${site.origin}/docs/c`, `${site.origin}/en-us/docs/a`]);
   });

@@ -20,7 +20,12 @@ beforeAll(async () => {
     const variant = origin.replace('http://127.0.0.1', 'HTTP://127.0.0.1');
     return {
       // a.xml twice, and the root itself in another spelling: two duplicates.
-      '/root.xml': { body: indexOf(origin, ['/a.xml', '/b.xml', '/r.xml', '/a.xml']).replace('</sitemapindex>', `<sitemap><loc>${variant}/root.xml</loc></sitemap></sitemapindex>`) },
+      '/root.xml': {
+        body: indexOf(origin, ['/a.xml', '/b.xml', '/r.xml', '/a.xml']).replace(
+          '</sitemapindex>',
+          `<sitemap><loc>${variant}/root.xml</loc></sitemap></sitemapindex>`,
+        ),
+      },
       // a.xml again (the root listed it): one duplicate.
       '/b.xml': { body: indexOf(origin, ['/a.xml', '/p.xml']) },
       // Read after b.xml queued p.xml: a redirect into a sitemap already visited, a cycle.

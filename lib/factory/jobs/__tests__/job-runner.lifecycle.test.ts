@@ -40,7 +40,7 @@ async function site(routes: Parameters<typeof startSite>[0]): Promise<LoopbackSe
 }
 
 const until = async (check: () => Promise<boolean>, timeoutMs = 10_000) => {
-  for (const start = Date.now(); Date.now() - start < timeoutMs; ) {
+  for (const start = Date.now(); Date.now() - start < timeoutMs;) {
     if (await check()) return;
     await new Promise((resolve) => setTimeout(resolve, 10));
   }

@@ -17,7 +17,8 @@ async function changingSite(state: { version: number }): Promise<LoopbackServer>
     const path = request.url ?? '/';
     const origin = server.origin;
     if (path === '/index.xml') {
-      const child = (name: string, lastmod: string | null) => `<sitemap><loc>${origin}/${name}.xml</loc>${lastmod ? `<lastmod>${lastmod}</lastmod>` : ''}</sitemap>`;
+      const child = (name: string, lastmod: string | null) =>
+        `<sitemap><loc>${origin}/${name}.xml</loc>${lastmod ? `<lastmod>${lastmod}</lastmod>` : ''}</sitemap>`;
       const items = [child('a', '2026-01-01'), child('b', `2026-01-0${state.version}`), child('c', null)].join('');
       return { headers: XML, body: `<?xml version="1.0"?><sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">${items}</sitemapindex>` };
     }
@@ -71,7 +72,9 @@ async function afterFirstRun(open: () => Promise<JobStore>, body: (run: FirstRun
 describe.each(stores)('a job re-synced from a previous job (%s store)', (_name, open) => {
   it('reads only changed sitemaps, records the others unchanged, and keeps validators for the next job', () =>
     afterFirstRun(open, async ({ state, site, store, firstJobId }) => {
-      expect((await allShardUrls(store, firstJobId)).sort()).toEqual([...pagesOf(site.origin, 'a', 3), ...pagesOf(site.origin, 'b1', 3), ...pagesOf(site.origin, 'c', 3)].sort());
+      expect((await allShardUrls(store, firstJobId)).sort()).toEqual(
+        [...pagesOf(site.origin, 'a', 3), ...pagesOf(site.origin, 'b1', 3), ...pagesOf(site.origin, 'c', 3)].sort(),
+      );
       expect(Object.keys((await store.readResync(firstJobId)).validators)).toHaveLength(3);
 
       state.version = 2;
@@ -101,13 +104,17 @@ describe.each(stores)('a job re-synced from a previous job (%s store)', (_name, 
       await runToEnd(store, second.jobId, RUN);
       expect((await allShardUrls(store, second.jobId)).sort()).toEqual(pagesOf(site.origin, 'b2', 3));
       expect((await store.getMeta(second.jobId)).previousSitemaps).toBe(3);
-      await expect(createJob(store, { rootUrl: site.url('/index.xml'), options: LOOPBACK, previous: validators, previousJobId: firstJobId })).rejects.toMatchObject({ kind: 'bad_request' });
+      await expect(
+        createJob(store, { rootUrl: site.url('/index.xml'), options: LOOPBACK, previous: validators, previousJobId: firstJobId }),
+      ).rejects.toMatchObject({ kind: 'bad_request' });
     }));
 
   it('refuses an unknown previous job at creation (not_found)', async () => {
     const store = await open();
     try {
-      await expect(createJob(store, { rootUrl: 'http://127.0.0.1:9/index.xml', options: LOOPBACK, previousJobId: newJobId() })).rejects.toMatchObject({ kind: 'not_found' });
+      await expect(createJob(store, { rootUrl: 'http://127.0.0.1:9/index.xml', options: LOOPBACK, previousJobId: newJobId() })).rejects.toMatchObject({
+        kind: 'not_found',
+      });
     } finally {
       await store.close();
     }

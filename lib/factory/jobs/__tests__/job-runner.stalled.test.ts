@@ -106,6 +106,10 @@ describe.each(['memory', 'redis'])('a job on the %s store', (name) => {
       if (slice === MAX_CLAIMS_WITHOUT_PROGRESS + 1) expect(status.state).toBe('running');
     }
     expect(status).toMatchObject({ state: 'done', urlsFound: SLOW_URLS, stalled: null });
-    expect(exactness(await allShardUrls(store, jobId), new Set(pagesOf(server.origin, 'slow', SLOW_URLS)))).toEqual({ missing: 0, unexpected: 0, duplicates: 0 });
+    expect(exactness(await allShardUrls(store, jobId), new Set(pagesOf(server.origin, 'slow', SLOW_URLS)))).toEqual({
+      missing: 0,
+      unexpected: 0,
+      duplicates: 0,
+    });
   });
 });

@@ -60,7 +60,7 @@ function addSub(site: SiteParts, i: number, j: number): void {
   site.bodies.set(`/sitemaps/m${i}/s${j}.xml`, Buffer.from(indexBody([...leaves.map(site.at), ...extra])));
   leaves.forEach((path, k) => {
     const mean = site.shape.meanUrls;
-    const count = Math.floor(mean / 2) + ((i * 31 + j * 17 + k * 7) * 97) % (mean + 1);
+    const count = Math.floor(mean / 2) + (((i * 31 + j * 17 + k * 7) * 97) % (mean + 1));
     const entries = Array.from({ length: count }, (_, n) => {
       const loc = site.at(`/p/m${i}/s${j}/l${k}/${n}`);
       const alternate = k === 1 ? site.at(`/de/p/m${i}/s${j}/l${k}/${n}`) : null;
@@ -82,7 +82,9 @@ export async function startNestedSite(options: NestedSiteOptions = {}): Promise<
     const path = (request.url ?? '/').split('?')[0] ?? '/';
     if (path === '/sitemaps/broken.xml') return { status: 500, body: 'boom', ...delay };
     const body = bodies.get(path);
-    return body ? { body, headers: { 'content-type': path.endsWith('.gz') ? 'application/gzip' : 'application/xml' }, ...delay } : { status: 404, body: 'not found', ...delay };
+    return body
+      ? { body, headers: { 'content-type': path.endsWith('.gz') ? 'application/gzip' : 'application/xml' }, ...delay }
+      : { status: 404, body: 'not found', ...delay };
   });
   const built = buildSite(server.origin, shape);
   bodies = built.bodies;

@@ -26,7 +26,11 @@ export async function startSite(routes: (origin: string) => Record<string, Canne
 export function slowUrlset(origin: string, count: number, chunks: number, chunkDelayMs: number, prefix = 'slow'): CannedResponse {
   const text = urlsetOf(origin, prefix, count);
   const size = Math.ceil(text.length / chunks);
-  return { chunks: Array.from({ length: chunks }, (_, i) => text.slice(i * size, (i + 1) * size)), chunkDelayMs, headers: { 'content-type': 'application/xml' } };
+  return {
+    chunks: Array.from({ length: chunks }, (_, i) => text.slice(i * size, (i + 1) * size)),
+    chunkDelayMs,
+    headers: { 'content-type': 'application/xml' },
+  };
 }
 
 /** The URLs urlsetOf(origin, prefix, count) lists. */

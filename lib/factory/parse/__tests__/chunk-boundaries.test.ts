@@ -27,17 +27,42 @@ const FIXTURES: Record<string, Uint8Array> = {
   'rss with CDATA': utf8(`<rss version="2.0"><channel>${padding}<title><![CDATA[Caf\u00e9 \u2615]]></title>
     <item><title><![CDATA[\u00e9t\u00e9]]></title><link>https://example.com/\u00e9t\u00e9</link><pubDate>Tue, 02 Jan 2024 10:00:00 GMT</pubDate></item>
     <item><guid>https://example.com/guid</guid></item></channel></rss>`),
-  'atom': utf8(`<feed xmlns="http://www.w3.org/2005/Atom">${padding}<entry><link rel="alternate" href="https://example.com/a?x=1&amp;y=\u00e9"/><updated>2024-01-01T00:00:00Z</updated></entry><entry><link href="b"/></entry></feed>`),
-  'text with BOM and CRLF': new Uint8Array(Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(`# ${padding}\r\nhttps://example.com/\u00e9\r\n\r\n# comment \u2603\r\nhttps://example.com/b?x=1&y=2\r\nnot a url\r\n${'https://example.com/long-path-segment\r\n'.repeat(40)}https://example.com/no-final-newline`)])),
-  'utf-16le with BOM': new Uint8Array(Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(urlset(`${padding}<url><loc>https://example.com/\u00e9\u{1F600}</loc></url><url><loc>https://example.com/2</loc></url>`), 'utf16le')])),
-  'windows-1252 declared': new Uint8Array(Buffer.concat([Buffer.from(`<?xml version="1.0" encoding="windows-1252"?><urlset>${padding}<url><loc>https://example.com/caf`), Buffer.from([0xe9, 0x80]), Buffer.from('</loc></url></urlset>')])),
-  'browser banner before the XML': utf8(`This XML file does not appear to have any style information associated with it.\r\n<urlset>${padding}<url><loc>https://example.com/</loc></url></urlset>`),
+  atom: utf8(
+    `<feed xmlns="http://www.w3.org/2005/Atom">${padding}<entry><link rel="alternate" href="https://example.com/a?x=1&amp;y=\u00e9"/><updated>2024-01-01T00:00:00Z</updated></entry><entry><link href="b"/></entry></feed>`,
+  ),
+  'text with BOM and CRLF': new Uint8Array(
+    Buffer.concat([
+      Buffer.from([0xef, 0xbb, 0xbf]),
+      Buffer.from(
+        `# ${padding}\r\nhttps://example.com/\u00e9\r\n\r\n# comment \u2603\r\nhttps://example.com/b?x=1&y=2\r\nnot a url\r\n${'https://example.com/long-path-segment\r\n'.repeat(40)}https://example.com/no-final-newline`,
+      ),
+    ]),
+  ),
+  'utf-16le with BOM': new Uint8Array(
+    Buffer.concat([
+      Buffer.from([0xff, 0xfe]),
+      Buffer.from(urlset(`${padding}<url><loc>https://example.com/\u00e9\u{1F600}</loc></url><url><loc>https://example.com/2</loc></url>`), 'utf16le'),
+    ]),
+  ),
+  'windows-1252 declared': new Uint8Array(
+    Buffer.concat([
+      Buffer.from(`<?xml version="1.0" encoding="windows-1252"?><urlset>${padding}<url><loc>https://example.com/caf`),
+      Buffer.from([0xe9, 0x80]),
+      Buffer.from('</loc></url></urlset>'),
+    ]),
+  ),
+  'browser banner before the XML': utf8(
+    `This XML file does not appear to have any style information associated with it.\r\n<urlset>${padding}<url><loc>https://example.com/</loc></url></urlset>`,
+  ),
 };
 
 // Documents that must fail the same way wherever they are split.
 const FAILING: Record<string, [Uint8Array, string]> = {
   'doctype after padding': [utf8(`<?xml version="1.0"?>${padding}<!DOCTYPE lolz [<!ENTITY lol "lol">]><urlset/>`), 'doctype_forbidden'],
-  'invalid utf-8 late in the file': [new Uint8Array(Buffer.concat([Buffer.from(urlset(`${padding}<url><loc>https://example.com/`)), Buffer.from([0xe6, 0x28, 0x80])])), 'invalid_encoding'],
+  'invalid utf-8 late in the file': [
+    new Uint8Array(Buffer.concat([Buffer.from(urlset(`${padding}<url><loc>https://example.com/`)), Buffer.from([0xe6, 0x28, 0x80])])),
+    'invalid_encoding',
+  ],
   'html page': [utf8(`${padding}<html><body>not found</body></html>`), 'not_sitemap'],
 };
 

@@ -39,18 +39,27 @@ describe('encodings', () => {
   });
 
   it('honours an XML declaration naming ISO-8859-1 (read as windows-1252, as browsers do)', () => {
-    const latin = concat(utf8('<?xml version="1.0" encoding="ISO-8859-1"?><urlset><url><loc>https://example.com/caf'), new Uint8Array([0xe9, 0x80]), utf8('</loc></url></urlset>'));
+    const latin = concat(
+      utf8('<?xml version="1.0" encoding="ISO-8859-1"?><urlset><url><loc>https://example.com/caf'),
+      new Uint8Array([0xe9, 0x80]),
+      utf8('</loc></url></urlset>'),
+    );
     expect(locs(parse(latin).items)).toEqual(['https://example.com/caf\u00e9\u20ac']);
   });
 
   it('lets a BOM win over a declaration that names another encoding', () => {
-    const doc = concat(new Uint8Array([0xef, 0xbb, 0xbf]), utf8('<?xml version="1.0" encoding="windows-1252"?><urlset><url><loc>https://example.com/\u00e9</loc></url></urlset>'));
+    const doc = concat(
+      new Uint8Array([0xef, 0xbb, 0xbf]),
+      utf8('<?xml version="1.0" encoding="windows-1252"?><urlset><url><loc>https://example.com/\u00e9</loc></url></urlset>'),
+    );
     expect(locs(parse(doc).items)).toEqual(['https://example.com/\u00e9']);
   });
 
   it('reads a document declared UTF-16 but written in ASCII bytes as UTF-8', () => {
     // A declaration we can read as ASCII is proof the bytes are not UTF-16.
-    expect(locs(parse('<?xml version="1.0" encoding="UTF-16"?><urlset><url><loc>https://example.com/</loc></url></urlset>').items)).toEqual(['https://example.com/']);
+    expect(locs(parse('<?xml version="1.0" encoding="UTF-16"?><urlset><url><loc>https://example.com/</loc></url></urlset>').items)).toEqual([
+      'https://example.com/',
+    ]);
   });
 
   it('refuses an encoding label TextDecoder does not know', () => {

@@ -21,7 +21,13 @@ describe('Google image extension', () => {
       <image:image><image:loc>https://example.com/2.jpg</image:loc></image:image>
     </url>`);
     expect(entry.images).toEqual([
-      { loc: 'https://example.com/1.jpg', title: 'Red shoe', caption: 'A red shoe & its box', geoLocation: 'Paris, France', license: 'https://example.com/license' },
+      {
+        loc: 'https://example.com/1.jpg',
+        title: 'Red shoe',
+        caption: 'A red shoe & its box',
+        geoLocation: 'Paris, France',
+        license: 'https://example.com/license',
+      },
       { loc: 'https://example.com/2.jpg', title: null, caption: null, geoLocation: null, license: null },
     ]);
   });
@@ -56,10 +62,21 @@ describe('Google video extension', () => {
     </url>`);
     expect(entry.videos).toEqual([
       {
-        thumbnailLoc: 'https://example.com/t.jpg', title: 'Grilling steaks', description: 'Alkis shows you how.',
-        contentLoc: 'https://example.com/v.mp4', playerLoc: 'https://example.com/player?video=123', duration: 600,
-        expirationDate: '2030-11-05T19:20:30+08:00', rating: 4.2, viewCount: 12345, publicationDate: '2024-11-05T19:20:30+08:00',
-        familyFriendly: true, requiresSubscription: false, live: false, uploader: 'GrillyMcGrillerson', tags: ['steak', 'meat'],
+        thumbnailLoc: 'https://example.com/t.jpg',
+        title: 'Grilling steaks',
+        description: 'Alkis shows you how.',
+        contentLoc: 'https://example.com/v.mp4',
+        playerLoc: 'https://example.com/player?video=123',
+        duration: 600,
+        expirationDate: '2030-11-05T19:20:30+08:00',
+        rating: 4.2,
+        viewCount: 12345,
+        publicationDate: '2024-11-05T19:20:30+08:00',
+        familyFriendly: true,
+        requiresSubscription: false,
+        live: false,
+        uploader: 'GrillyMcGrillerson',
+        tags: ['steak', 'meat'],
       },
     ]);
   });
@@ -89,8 +106,11 @@ describe('Google news extension', () => {
       </news:news>
     </url>`);
     expect(entry.news).toEqual({
-      publicationName: 'The Example Times', publicationLanguage: 'en', publicationDate: '2024-12-23',
-      title: 'Companies A, B in merger talks', keywords: ['business', 'merger', 'acquisition'],
+      publicationName: 'The Example Times',
+      publicationLanguage: 'en',
+      publicationDate: '2024-12-23',
+      title: 'Companies A, B in merger talks',
+      keywords: ['business', 'merger', 'acquisition'],
     });
   });
 });

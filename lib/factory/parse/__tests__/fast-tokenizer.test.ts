@@ -38,22 +38,30 @@ describe('the sitemap tokenizer against the general one', () => {
       const general = observe(bytes, sizes, 'general');
       const fast = observe(bytes, sizes, 'fast');
       if (fast !== general) {
-        expect.fail(`document seed ${seed} (FUZZ_SEED=${seed} FUZZ_DOCS=1 replays it), ${sizes.length} writes:\n`
-          + `${Buffer.from(bytes).toString('utf8').slice(0, 3_000)}\n--- general\n${general.slice(0, 3_000)}\n--- fast\n${fast.slice(0, 3_000)}`);
+        expect.fail(
+          `document seed ${seed} (FUZZ_SEED=${seed} FUZZ_DOCS=1 replays it), ${sizes.length} writes:\n` +
+            `${Buffer.from(bytes).toString('utf8').slice(0, 3_000)}\n--- general\n${general.slice(0, 3_000)}\n--- fast\n${fast.slice(0, 3_000)}`,
+        );
       }
       const kind = (JSON.parse(general) as { error: string }).error;
       kinds.set(kind, (kinds.get(kind) ?? 0) + 1);
     }
     // The generator must keep reaching both the happy path and every error kind, or the comparison proves little.
-    expect([...kinds.keys()].sort()).toEqual(['doctype_forbidden', 'invalid_encoding', 'invalid_xml', 'none', 'not_sitemap', 'too_large'].filter((k) => DOCUMENTS < 1_000 ? kinds.has(k) : true));
+    expect([...kinds.keys()].sort()).toEqual(
+      ['doctype_forbidden', 'invalid_encoding', 'invalid_xml', 'none', 'not_sitemap', 'too_large'].filter((k) => (DOCUMENTS < 1_000 ? kinds.has(k) : true)),
+    );
     expect(kinds.get('none') ?? 0).toBeGreaterThan(DOCUMENTS / 2);
     // About 20 s of CPU for 10,000 documents; the bound is for a shared, loaded CI machine.
   }, 180_000);
 
   it('reads a tag that only starts like the name it predicts (same prefix, other case, a prefix) as the general tokenizer does', () => {
     const entry = (i: number) => `<url><loc>https://example.com/${i}</loc><lastmod>2024-01-0${1 + (i % 9)}</lastmod></url>`;
-    const odd = ['<url><locale>x</locale><loc>https://example.com/a</loc></url>', '<url><LOC>https://example.com/b</LOC></url>',
-      '<url><sm:loc>https://example.com/c</sm:loc><lastmodx>1</lastmodx><lastmod>2024-02-02</lastmod></url>', '<url><lo>y</lo><loc>https://example.com/d</loc></url>'];
+    const odd = [
+      '<url><locale>x</locale><loc>https://example.com/a</loc></url>',
+      '<url><LOC>https://example.com/b</LOC></url>',
+      '<url><sm:loc>https://example.com/c</sm:loc><lastmodx>1</lastmodx><lastmod>2024-02-02</lastmod></url>',
+      '<url><lo>y</lo><loc>https://example.com/d</loc></url>',
+    ];
     const body = [...Array.from({ length: 6 }, (_, i) => entry(i)), ...odd, entry(7), ...odd].join('\n');
     const bytes = new TextEncoder().encode(`<urlset xmlns:sm="http://www.sitemaps.org/schemas/sitemap/0.9">${body}</urlset>`);
     for (const size of [bytes.length, 7, 3, 1]) {
@@ -63,12 +71,17 @@ describe('the sitemap tokenizer against the general one', () => {
   });
 
   it('reads plain <url> entries (one match each) and the shapes next to them exactly as the general tokenizer does', () => {
-    const plain = (i: number) => `\n  <url>\n    <loc>https://example.com/${i}</loc>\n    <lastmod>2024-01-0${1 + (i % 9)}</lastmod>\n    <changefreq>daily</changefreq>\n    <priority>0.${i % 10}</priority>\n  </url>`;
+    const plain = (i: number) =>
+      `\n  <url>\n    <loc>https://example.com/${i}</loc>\n    <lastmod>2024-01-0${1 + (i % 9)}</lastmod>\n    <changefreq>daily</changefreq>\n    <priority>0.${i % 10}</priority>\n  </url>`;
     const near = [
-      '<url><loc>https://example.com/only</loc></url>', '<url><loc></loc><priority>1.0</priority></url>',
-      '<url><loc>https://example.com/a?x=1&amp;y=2</loc></url>', '<url>\f<loc>https://example.com/ff</loc></url>',
-      '<url><changefreq>weekly</changefreq><loc>https://example.com/order</loc></url>', '<url ><loc>https://example.com/sp</loc></url>',
-      '<url><loc>https://example.com/cdata<![CDATA[x]]></loc></url>', '<url><loc>https://example.com/open</loc>',
+      '<url><loc>https://example.com/only</loc></url>',
+      '<url><loc></loc><priority>1.0</priority></url>',
+      '<url><loc>https://example.com/a?x=1&amp;y=2</loc></url>',
+      '<url>\f<loc>https://example.com/ff</loc></url>',
+      '<url><changefreq>weekly</changefreq><loc>https://example.com/order</loc></url>',
+      '<url ><loc>https://example.com/sp</loc></url>',
+      '<url><loc>https://example.com/cdata<![CDATA[x]]></loc></url>',
+      '<url><loc>https://example.com/open</loc>',
     ];
     const body = [...Array.from({ length: 5 }, (_, i) => plain(i)), ...near, plain(5), ...near.slice(0, 3), plain(6), '</url>', plain(7)].join('');
     const bytes = new TextEncoder().encode(`<urlset>${body}</urlset>`);
@@ -84,9 +97,12 @@ describe('the sitemap tokenizer against the general one', () => {
       '<url><loc>https://example.com/q?a=1&amp;b=&lt;2&gt;&amp;c</loc><lastmod>2024-01-01</lastmod></url>',
       '<url><loc>https://example.com/bare&b&amp&ampx;&amp;</loc><lastmod>&quot;2024&quot;</lastmod><changefreq>&apos;daily&apos;</changefreq><priority>0&amp;5</priority></url>',
       '<url><loc>https://example.com/n?a=&#x26;&#X41;&#0000065;&#38x&#;&#x;&#</loc><lastmod>&#50;024-01-01</lastmod></url>',
-      '<url><loc>https://example.com/bad&#0;</loc></url>', '<url><loc>https://example.com/bad&#xD800;</loc></url>',
-      '<url><loc>https://example.com/ok</loc><changefreq>&#x110000;</changefreq></url>', '<url><loc>https://example.com/r&#xFFFD;</loc></url>',
-      '<url><loc>https://example.com/e&#x1F600;&#99999999999999999999;&#xfffe;</loc></url>', '<url><loc>&amp;&amp;</loc></url>',
+      '<url><loc>https://example.com/bad&#0;</loc></url>',
+      '<url><loc>https://example.com/bad&#xD800;</loc></url>',
+      '<url><loc>https://example.com/ok</loc><changefreq>&#x110000;</changefreq></url>',
+      '<url><loc>https://example.com/r&#xFFFD;</loc></url>',
+      '<url><loc>https://example.com/e&#x1F600;&#99999999999999999999;&#xfffe;</loc></url>',
+      '<url><loc>&amp;&amp;</loc></url>',
     ];
     // A plain entry after each, so the lane (left after a few misses in a row) stays in use.
     const body = withReferences.flatMap((entry, i) => [plain(i), entry]).join('') + plain(99);

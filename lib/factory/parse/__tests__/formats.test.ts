@@ -86,7 +86,8 @@ describe('feeds', () => {
   });
 
   it('reads RSS 1.0 (RDF) items, which sit beside the channel', () => {
-    const { items, stats } = parse(`<rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#" xmlns="http://purl.org/rss/1.0/" xmlns:dc="http://purl.org/dc/elements/1.1/">
+    const { items, stats } =
+      parse(`<rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#" xmlns="http://purl.org/rss/1.0/" xmlns:dc="http://purl.org/dc/elements/1.1/">
         <channel rdf:about="https://example.com/"><link>https://example.com/</link></channel>
         <item rdf:about="https://example.com/a"><link>https://example.com/a</link><dc:date>2024-03-04T05:06:07Z</dc:date></item>
       </rdf:RDF>`);
@@ -116,7 +117,16 @@ describe('plain-text sitemaps', () => {
     const doc = '\uFEFFhttps://example.com/a\r\n\r\n# comment line\r\nhttps://example.com/b?x=1&y=2\r\n   https://example.com/c   \r\n';
     const { items, stats } = parse(doc);
     expect(locs(items)).toEqual(['https://example.com/a', 'https://example.com/b?x=1&y=2', 'https://example.com/c']);
-    expect(pages(items)[0]).toEqual({ loc: 'https://example.com/a', lastmod: null, changefreq: null, priority: null, alternates: [], images: [], videos: [], news: null });
+    expect(pages(items)[0]).toEqual({
+      loc: 'https://example.com/a',
+      lastmod: null,
+      changefreq: null,
+      priority: null,
+      alternates: [],
+      images: [],
+      videos: [],
+      news: null,
+    });
     expect(stats).toMatchObject({ format: 'text', urls: 3 });
   });
 

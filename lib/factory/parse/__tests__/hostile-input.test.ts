@@ -105,7 +105,16 @@ describe('prototype pollution', () => {
     </urlset>`;
     const { items } = parse(doc);
     expect(pages(items)).toEqual([
-      { loc: 'https://example.com/', lastmod: null, changefreq: null, priority: null, alternates: [{ hreflang: 'de', href: 'https://example.com/de/' }], images: [], videos: [], news: null },
+      {
+        loc: 'https://example.com/',
+        lastmod: null,
+        changefreq: null,
+        priority: null,
+        alternates: [{ hreflang: 'de', href: 'https://example.com/de/' }],
+        images: [],
+        videos: [],
+        news: null,
+      },
     ]);
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
     expect(Object.getPrototypeOf(pages(items)[0])).toBe(Object.prototype);
@@ -132,7 +141,10 @@ describe('resource bounds', () => {
   });
 
   it('refuses a giant text node arriving in chunks, CDATA included, as too_large', () => {
-    for (const [open, close] of [['<loc>', '</loc>'], ['<loc><![CDATA[', ']]></loc>']]) {
+    for (const [open, close] of [
+      ['<loc>', '</loc>'],
+      ['<loc><![CDATA[', ']]></loc>'],
+    ]) {
       const parser = createSitemapParser(OPTIONS);
       parser.write(utf8(`<urlset><url>${open}https://example.com/`));
       const chunk = utf8('a'.repeat(65_536));
@@ -145,7 +157,9 @@ describe('resource bounds', () => {
   });
 
   it('refuses a giant attribute on a link it reads as too_large', () => {
-    const doc = urlset(`<url><loc>https://example.com/</loc><xhtml:link rel="alternate" hreflang="de" href="https://example.com/${'a'.repeat(1_100_000)}"/></url>`);
+    const doc = urlset(
+      `<url><loc>https://example.com/</loc><xhtml:link rel="alternate" hreflang="de" href="https://example.com/${'a'.repeat(1_100_000)}"/></url>`,
+    );
     expect(parseErrorOf(() => parse(doc)).kind).toBe('too_large');
   });
 
@@ -182,17 +196,29 @@ describe('numeric character references to no character', () => {
   });
 
   it.each(refs)('leaves out an hreflang alternate whose href holds %s', (ref) => {
-    const { items } = parse(urlset(`<url><loc>https://example.com/en</loc><xhtml:link rel="alternate" hreflang="de" href="https://example.com/de${ref}"/><xhtml:link rel="alternate" hreflang="fr" href="https://example.com/fr"/></url>`));
+    const { items } = parse(
+      urlset(
+        `<url><loc>https://example.com/en</loc><xhtml:link rel="alternate" hreflang="de" href="https://example.com/de${ref}"/><xhtml:link rel="alternate" hreflang="fr" href="https://example.com/fr"/></url>`,
+      ),
+    );
     expect(pages(items)[0]?.alternates).toEqual([{ hreflang: 'fr', href: 'https://example.com/fr' }]);
   });
 
   it('drops an index child, a feed link and a text-field value holding one', () => {
-    const index = parse(`<sitemapindex><sitemap><loc>https://example.com/a&#xDFFF;.xml</loc></sitemap><sitemap><loc>https://example.com/b.xml</loc></sitemap></sitemapindex>`);
+    const index = parse(
+      `<sitemapindex><sitemap><loc>https://example.com/a&#xDFFF;.xml</loc></sitemap><sitemap><loc>https://example.com/b.xml</loc></sitemap></sitemapindex>`,
+    );
     expect(children(index.items)).toEqual(['https://example.com/b.xml']);
     expect(index.stats.dropped.malformed).toBe(1);
-    const feed = parse(`<feed><entry><link href="https://example.com/x&#x110000;"/></entry><entry><link rel="enclosure" href="https://example.com/&#xD800;"/><link href="https://example.com/y"/></entry></feed>`);
+    const feed = parse(
+      `<feed><entry><link href="https://example.com/x&#x110000;"/></entry><entry><link rel="enclosure" href="https://example.com/&#xD800;"/><link href="https://example.com/y"/></entry></feed>`,
+    );
     expect(locs(feed.items)).toEqual(['https://example.com/y']);
-    const image = parse(urlset(`<url><loc>https://example.com/p</loc><image:image><image:loc>https://example.com/i.png</image:loc><image:title>t&#x110000;</image:title></image:image></url>`));
+    const image = parse(
+      urlset(
+        `<url><loc>https://example.com/p</loc><image:image><image:loc>https://example.com/i.png</image:loc><image:title>t&#x110000;</image:title></image:image></url>`,
+      ),
+    );
     expect(pages(image.items)[0]?.images).toEqual([expect.objectContaining({ loc: 'https://example.com/i.png', title: null })]);
   });
 

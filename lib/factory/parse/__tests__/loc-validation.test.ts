@@ -9,8 +9,22 @@ function urlsWith(...values: string[]): string {
 
 describe('page locs', () => {
   it('keeps absolute http(s) locs exactly as written, trimmed', () => {
-    const { items } = parse(urlsWith('\n\t  https://example.com/a  \n', 'HTTP://EXAMPLE.COM/B', 'https://example.com:8443/c?d#e', 'http://192.0.2.7/ip', 'https://xn--bcher-kva.example/'));
-    expect(locs(items)).toEqual(['https://example.com/a', 'HTTP://EXAMPLE.COM/B', 'https://example.com:8443/c?d#e', 'http://192.0.2.7/ip', 'https://xn--bcher-kva.example/']);
+    const { items } = parse(
+      urlsWith(
+        '\n\t  https://example.com/a  \n',
+        'HTTP://EXAMPLE.COM/B',
+        'https://example.com:8443/c?d#e',
+        'http://192.0.2.7/ip',
+        'https://xn--bcher-kva.example/',
+      ),
+    );
+    expect(locs(items)).toEqual([
+      'https://example.com/a',
+      'HTTP://EXAMPLE.COM/B',
+      'https://example.com:8443/c?d#e',
+      'http://192.0.2.7/ip',
+      'https://xn--bcher-kva.example/',
+    ]);
   });
 
   it('drops relative locs and counts them: the protocol requires absolute URLs', () => {
@@ -28,7 +42,9 @@ describe('page locs', () => {
 
   it('drops locs that do not parse as URLs, and <url> elements without a loc', () => {
     const { items, stats } = parse(
-      urlset('<url><loc>http://</loc></url><url><loc>https://exa mple.com/</loc></url><url><loc>http://999.1.1.1/</loc></url><url><loc>https://xn--a.example/</loc></url><url><loc>not a url</loc></url><url><lastmod>2024-01-01</lastmod></url><url><loc>  </loc></url>'),
+      urlset(
+        '<url><loc>http://</loc></url><url><loc>https://exa mple.com/</loc></url><url><loc>http://999.1.1.1/</loc></url><url><loc>https://xn--a.example/</loc></url><url><loc>not a url</loc></url><url><lastmod>2024-01-01</lastmod></url><url><loc>  </loc></url>',
+      ),
     );
     expect(items).toEqual([]);
     expect(stats.dropped.malformed).toBe(7);
@@ -59,7 +75,12 @@ describe('child sitemap locs', () => {
       <sitemap><loc>https://other.example/abs.xml</loc></sitemap>
     </sitemapindex>`;
     const { items } = parse(doc, { sitemapUrl: 'https://example.com/maps/index.xml' });
-    expect(children(items)).toEqual(['https://example.com/maps/child.xml', 'https://example.com/root.xml', 'https://cdn.example.net/s.xml', 'https://other.example/abs.xml']);
+    expect(children(items)).toEqual([
+      'https://example.com/maps/child.xml',
+      'https://example.com/root.xml',
+      'https://cdn.example.net/s.xml',
+      'https://other.example/abs.xml',
+    ]);
   });
 
   it('applies the scheme and length checks to child locs', () => {

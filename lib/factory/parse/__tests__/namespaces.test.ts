@@ -73,7 +73,10 @@ describe('HTML habits in XML sitemaps', () => {
       <loc>https://example.com/</loc><lastmod>2024-01-01</lastmod>
     </url><url><loc>https://example.com/next</loc></url></urlset>`;
     const entries = pages(parse(doc).items);
-    expect(entries.map((entry) => [entry.loc, entry.lastmod])).toEqual([['https://example.com/', '2024-01-01'], ['https://example.com/next', null]]);
+    expect(entries.map((entry) => [entry.loc, entry.lastmod])).toEqual([
+      ['https://example.com/', '2024-01-01'],
+      ['https://example.com/next', null],
+    ]);
     expect(entries[0]?.alternates).toEqual([
       { hreflang: 'de', href: 'https://example.com/de/' },
       { hreflang: 'fr', href: 'https://example.com/fr/' },

@@ -43,19 +43,76 @@ export class Picker {
 // Pieces of text with everything the parser treats specially: entities, numeric references (valid,
 // invalid, above U+10FFFF), bare ampersands, markup-looking text, CDATA, comments, multi-byte characters.
 const TEXT_PIECES = [
-  'a', 'path', '/', '?q=1', '&', '&amp;', '&lt;', '&gt;', '&quot;', '&apos;', '&amp', '&AMP;', '&nbsp;', '&copy;', '&;',
-  '&#38;', '&#x26;', '&#65;', '&#x1F600;', '&#1114112;', '&#x110000;', '&#0;', '&#xD800;', '&#65', '&#', '&#x;',
-  '<![CDATA[x]]>', '<![CDATA[<b>&amp;</b>]]]>', '<![CDATA[]]>', '<!-- c -->', '<!---->', '<!-- a--!> -->', '<?pi x?>',
-  ' ', '\n', '\r\n', '\t', 'caf\u00e9', '\u65e5\u672c', '\u{1F600}', '\u00a0', '<b>bold</b>', '<br/>', '</x>', '< ', '<>', '</>',
-  'a > b', '"', "'", '=',
+  'a',
+  'path',
+  '/',
+  '?q=1',
+  '&',
+  '&amp;',
+  '&lt;',
+  '&gt;',
+  '&quot;',
+  '&apos;',
+  '&amp',
+  '&AMP;',
+  '&nbsp;',
+  '&copy;',
+  '&;',
+  '&#38;',
+  '&#x26;',
+  '&#65;',
+  '&#x1F600;',
+  '&#1114112;',
+  '&#x110000;',
+  '&#0;',
+  '&#xD800;',
+  '&#65',
+  '&#',
+  '&#x;',
+  '<![CDATA[x]]>',
+  '<![CDATA[<b>&amp;</b>]]]>',
+  '<![CDATA[]]>',
+  '<!-- c -->',
+  '<!---->',
+  '<!-- a--!> -->',
+  '<?pi x?>',
+  ' ',
+  '\n',
+  '\r\n',
+  '\t',
+  'caf\u00e9',
+  '\u65e5\u672c',
+  '\u{1F600}',
+  '\u00a0',
+  '<b>bold</b>',
+  '<br/>',
+  '</x>',
+  '< ',
+  '<>',
+  '</>',
+  'a > b',
+  '"',
+  "'",
+  '=',
 ];
 
 const ROOTS = ['urlset', 'sitemapindex', 'sm:urlset', 'URLSET', 'ns2:sitemapindex', 'rss', 'feed', 'html', 'foo'];
 const PREFIXES = ['', '', '', 'sm:', 'ns1:', 'SM:'];
 const LOCS = [
-  'https://example.com/a', 'http://example.com/b?x=1&amp;y=2', 'https://example.com/c?x=1&y=2', '/relative', 'child.xml',
-  'javascript:alert(1)', 'ftp://example.com/f', 'https://exa mple.com/', 'http://[::1]/', 'https://xn--caf-dma.com/',
-  'https://example.com/caf\u00e9', '', '   ', ' https://example.com/trim ',
+  'https://example.com/a',
+  'http://example.com/b?x=1&amp;y=2',
+  'https://example.com/c?x=1&y=2',
+  '/relative',
+  'child.xml',
+  'javascript:alert(1)',
+  'ftp://example.com/f',
+  'https://exa mple.com/',
+  'http://[::1]/',
+  'https://xn--caf-dma.com/',
+  'https://example.com/caf\u00e9',
+  '',
+  '   ',
+  ' https://example.com/trim ',
 ];
 
 /** Text for a field: a usual value, or pieces glued together. */
@@ -109,12 +166,19 @@ function image(p: Picker): string {
 
 function video(p: Picker): string {
   const parts = [
-    field(p, 'video:', 'thumbnail_loc', value(p, LOCS)), field(p, 'video:', 'title', value(p, ['Video'])),
-    field(p, 'video:', 'description', value(p, ['Desc'])), field(p, 'video:', 'content_loc', value(p, LOCS)),
-    field(p, 'video:', 'duration', p.one(['42', '-1', 'x', '28800', '28801', ' 7 '])), field(p, 'video:', 'rating', p.one(['4.5', '6', ''])),
-    field(p, 'video:', 'view_count', p.one(['12', '1e3', 'many'])), field(p, 'video:', 'family_friendly', p.one(['yes', 'No', 'TRUE', 'maybe'])),
-    field(p, 'video:', 'live', p.one(['no', 'false'])), field(p, 'video:', 'tag', value(p, ['t1'])), field(p, 'video:', 'tag', 't2'),
-    field(p, 'video:', 'uploader', 'U'), field(p, 'video:', 'publication_date', '2024-01-01'),
+    field(p, 'video:', 'thumbnail_loc', value(p, LOCS)),
+    field(p, 'video:', 'title', value(p, ['Video'])),
+    field(p, 'video:', 'description', value(p, ['Desc'])),
+    field(p, 'video:', 'content_loc', value(p, LOCS)),
+    field(p, 'video:', 'duration', p.one(['42', '-1', 'x', '28800', '28801', ' 7 '])),
+    field(p, 'video:', 'rating', p.one(['4.5', '6', ''])),
+    field(p, 'video:', 'view_count', p.one(['12', '1e3', 'many'])),
+    field(p, 'video:', 'family_friendly', p.one(['yes', 'No', 'TRUE', 'maybe'])),
+    field(p, 'video:', 'live', p.one(['no', 'false'])),
+    field(p, 'video:', 'tag', value(p, ['t1'])),
+    field(p, 'video:', 'tag', 't2'),
+    field(p, 'video:', 'uploader', 'U'),
+    field(p, 'video:', 'publication_date', '2024-01-01'),
   ];
   return `<video:video>${parts.filter(() => p.chance(0.6)).join('')}</video:video>`;
 }
@@ -149,8 +213,14 @@ function sitemapEntry(p: Picker, prefix: string): string {
 function feedBody(p: Picker, root: string): string {
   const items: string[] = [];
   for (let n = p.int(0, 6); n > 0; n--) {
-    if (root === 'rss') items.push(`<item>${field(p, '', 'link', value(p, LOCS))}${p.chance(0.5) ? `<guid isPermaLink="${p.one(['true', 'false'])}">${value(p, LOCS)}</guid>` : ''}${field(p, '', 'pubDate', p.one(['Tue, 02 Jan 2024 10:00:00 GMT', 'soon']))}</item>`);
-    else items.push(`<entry><link${attribute(p, 'rel', p.one(['alternate', 'self']))}${attribute(p, 'href', value(p, LOCS))}/>${field(p, '', 'updated', '2024-01-01')}</entry>`);
+    if (root === 'rss')
+      items.push(
+        `<item>${field(p, '', 'link', value(p, LOCS))}${p.chance(0.5) ? `<guid isPermaLink="${p.one(['true', 'false'])}">${value(p, LOCS)}</guid>` : ''}${field(p, '', 'pubDate', p.one(['Tue, 02 Jan 2024 10:00:00 GMT', 'soon']))}</item>`,
+      );
+    else
+      items.push(
+        `<entry><link${attribute(p, 'rel', p.one(['alternate', 'self']))}${attribute(p, 'href', value(p, LOCS))}/>${field(p, '', 'updated', '2024-01-01')}</entry>`,
+      );
   }
   return root === 'rss' ? `<channel>${items.join('')}</channel>` : items.join('');
 }
@@ -159,20 +229,34 @@ function feedBody(p: Picker, root: string): string {
 function hostile(p: Picker): string {
   const r = p.int(0, 13);
   switch (r) {
-    case 0: return '<!DOCTYPE urlset [<!ENTITY x "y">]>';
-    case 1: return '<!ENTITY x "y">';
-    case 2: return `<!-- ${'long comment '.repeat(p.int(6_000, 7_000))} -->`;
-    case 3: return `<url><loc>https://example.com/${'x'.repeat(p.chance(0.1) ? 1_048_600 : 2_100)}</loc></url>`;
-    case 4: return `${'<a>'.repeat(70)}${'</a>'.repeat(70)}`;
-    case 5: return `<url><loc>https://example.com/${'&amp;'.repeat(300)}</loc></url>`;
-    case 6: return `<x a="${'v'.repeat(70_000)}"/>`;
-    case 7: return '<![CDATA[ unterminated';
-    case 8: return '<!doctype html>';
-    case 9: return '<?xml-stylesheet type="text/xsl" href="/s.xsl"?>';
-    case 10: return `<url><loc><![CDATA[https://example.com/${'c'.repeat(p.int(10, 3_000))}]]></loc></url>`;
-    case 11: return '<url><loc>https://example.com/a<!-- in a field -->b</loc></url>';
-    case 12: return '<url><loc>https://example.com/\u{1F600}</loc><\u00e9l\u00e9ment>t</\u00e9l\u00e9ment></url>';
-    default: return '<:odd/><1bad>x</1bad><url><loc>https://example.com/after-odd</loc></url>';
+    case 0:
+      return '<!DOCTYPE urlset [<!ENTITY x "y">]>';
+    case 1:
+      return '<!ENTITY x "y">';
+    case 2:
+      return `<!-- ${'long comment '.repeat(p.int(6_000, 7_000))} -->`;
+    case 3:
+      return `<url><loc>https://example.com/${'x'.repeat(p.chance(0.1) ? 1_048_600 : 2_100)}</loc></url>`;
+    case 4:
+      return `${'<a>'.repeat(70)}${'</a>'.repeat(70)}`;
+    case 5:
+      return `<url><loc>https://example.com/${'&amp;'.repeat(300)}</loc></url>`;
+    case 6:
+      return `<x a="${'v'.repeat(70_000)}"/>`;
+    case 7:
+      return '<![CDATA[ unterminated';
+    case 8:
+      return '<!doctype html>';
+    case 9:
+      return '<?xml-stylesheet type="text/xsl" href="/s.xsl"?>';
+    case 10:
+      return `<url><loc><![CDATA[https://example.com/${'c'.repeat(p.int(10, 3_000))}]]></loc></url>`;
+    case 11:
+      return '<url><loc>https://example.com/a<!-- in a field -->b</loc></url>';
+    case 12:
+      return '<url><loc>https://example.com/\u{1F600}</loc><\u00e9l\u00e9ment>t</\u00e9l\u00e9ment></url>';
+    default:
+      return '<:odd/><1bad>x</1bad><url><loc>https://example.com/after-odd</loc></url>';
   }
 }
 

@@ -60,7 +60,9 @@ describe('streaming', () => {
 describe('caller buffers', () => {
   it('does not depend on a chunk buffer the caller reuses after write()', () => {
     // Streams may hand out one pooled buffer again and again; sniffing and split characters must copy.
-    const bytes = utf8(`<urlset><url><loc>https://example.com/caf\u00e9</loc></url>${' '.repeat(1500)}<url><loc>https://example.com/\u00e9t\u00e9</loc></url></urlset>`);
+    const bytes = utf8(
+      `<urlset><url><loc>https://example.com/caf\u00e9</loc></url>${' '.repeat(1500)}<url><loc>https://example.com/\u00e9t\u00e9</loc></url></urlset>`,
+    );
     const parser = createSitemapParser(OPTIONS);
     const pool = new Uint8Array(7);
     const items = [];

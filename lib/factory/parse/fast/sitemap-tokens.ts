@@ -60,7 +60,13 @@ function isNameChar(c: number): boolean {
 }
 
 // The 5 XML entities: htmlparser2 decodes exactly these in xmlMode (strict: the `;` is required).
-const ENTITIES: ReadonlyArray<readonly [string, string]> = [['&amp;', '&'], ['&lt;', '<'], ['&gt;', '>'], ['&quot;', '"'], ['&apos;', "'"]];
+const ENTITIES: ReadonlyArray<readonly [string, string]> = [
+  ['&amp;', '&'],
+  ['&lt;', '<'],
+  ['&gt;', '>'],
+  ['&quot;', '"'],
+  ['&apos;', "'"],
+];
 const LONGEST_ENTITY = 6;
 
 /** The entity spelled at `at` (which holds `&`) and its length, or null when the `&` stays as written. */
@@ -373,7 +379,8 @@ export class SitemapTokenStream {
       if (close === -1) return INCOMPLETE;
       // htmlparser2 also ends a comment at `--!>`: left to it.
       // Searched from the first comment of the chunk on: most chunks have none.
-      if (this.nextCommentBang === NOT_SEARCHED || (this.nextCommentBang !== -1 && this.nextCommentBang < lt + 4)) this.nextCommentBang = s.indexOf('--!>', lt + 4);
+      if (this.nextCommentBang === NOT_SEARCHED || (this.nextCommentBang !== -1 && this.nextCommentBang < lt + 4))
+        this.nextCommentBang = s.indexOf('--!>', lt + 4);
       return this.nextCommentBang !== -1 && this.nextCommentBang < close ? UNSUPPORTED : close + 3;
     }
     if (s.startsWith('<![CDATA[', lt)) {

@@ -1,13 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import {
-  LanguageDetector,
-  classifySegment,
-  localeFromPath,
-  localeOf,
-  normaliseHreflang,
-  pathPrefixOf,
-} from '../locale.js';
+import { LanguageDetector, classifySegment, localeFromPath, localeOf, normaliseHreflang, pathPrefixOf } from '../locale.js';
 
 const site = 'https://shop.example.com';
 
@@ -182,12 +175,7 @@ describe('LanguageDetector: site-level evidence', () => {
   }
 
   it('reports path and hreflang locales, normalised, sorted and deduplicated', () => {
-    expect(detect(['/en-us/a', '/EN-US/b', '/fr/c', '/blog/d'], ['en-US', 'ja', 'x-default', 'de_de'])).toEqual([
-      'de-DE',
-      'en-US',
-      'fr',
-      'ja',
-    ]);
+    expect(detect(['/en-us/a', '/EN-US/b', '/fr/c', '/blog/d'], ['en-US', 'ja', 'x-default', 'de_de'])).toEqual(['de-DE', 'en-US', 'fr', 'ja']);
   });
 
   it('reads /it/ as Italian when two sibling locale folders exist', () => {

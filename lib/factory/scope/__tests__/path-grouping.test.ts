@@ -59,13 +59,7 @@ describe('groupByPathPrefix: grouping by first folder', () => {
   });
 
   it('merges groups of fewer than 3 URLs into "other", yielded last', async () => {
-    const groups = await group([
-      ...repeat(3, (i) => `/shop/${i}`),
-      '/legal/terms',
-      '/legal/privacy',
-      '/careers/x',
-      ...repeat(4, (i) => `/news/${i}`),
-    ]);
+    const groups = await group([...repeat(3, (i) => `/shop/${i}`), '/legal/terms', '/legal/privacy', '/careers/x', ...repeat(4, (i) => `/news/${i}`)]);
     expect(summary(groups)).toEqual([
       ['/news/*', 4, []],
       ['/shop/*', 3, []],

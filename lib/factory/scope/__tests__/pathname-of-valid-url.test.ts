@@ -27,7 +27,7 @@ describe('pathnameOfValidUrl', () => {
       'https://example.com/a\\b',
       'HTTPS://example.com/A',
       'https://ex\tample.com/a',
-      'https://example.com/a%20b/|^~!$&\'()*+,;=:@',
+      "https://example.com/a%20b/|^~!$&'()*+,;=:@",
     ];
     for (const url of urls) expect([url, pathnameOfValidUrl(url)]).toEqual([url, parsedPathname(url)]);
   });

@@ -100,7 +100,9 @@ describe('estimateScope: the range always holds the true count', () => {
       const de = pageUrls(origin, 40, 'de');
       // German pages first, plain; then English pages whose alternates name those German pages (host case varied).
       const body = urlsetXml([...de, ...en], (_loc, i) =>
-        i < 40 ? '' : `<xhtml:link rel="alternate" hreflang="de" href="${(de[i - 40] ?? '').replace('127.0.0.1', '127.0.0.1').replace('http://', 'HTTP://')}"/>`,
+        i < 40
+          ? ''
+          : `<xhtml:link rel="alternate" hreflang="de" href="${(de[i - 40] ?? '').replace('127.0.0.1', '127.0.0.1').replace('http://', 'HTTP://')}"/>`,
       );
       return { '/robots.txt': { body: 'Sitemap: /sitemap.xml\n' }, '/sitemap.xml': { headers: XML, body } };
     });

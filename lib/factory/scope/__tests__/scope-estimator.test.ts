@@ -73,7 +73,9 @@ describe('estimateScope: a flat urlset', () => {
   it('adds hreflang alternates the sitemap does not list as locs: x the number of locales', async () => {
     const site = await serve((origin) => {
       const alternates = (loc: string) =>
-        ['en', 'de', 'fr'].map((lang) => `<xhtml:link rel="alternate" hreflang="${lang}" href="${lang === 'en' ? loc : loc.replace(origin, `${origin}/${lang}`)}"/>`).join('');
+        ['en', 'de', 'fr']
+          .map((lang) => `<xhtml:link rel="alternate" hreflang="${lang}" href="${lang === 'en' ? loc : loc.replace(origin, `${origin}/${lang}`)}"/>`)
+          .join('');
       return { '/robots.txt': robotsFor('/sitemap.xml'), '/sitemap.xml': { headers: XML, body: urlsetXml(pageUrls(origin, 100), alternates) } };
     });
     const result = await estimate(site);
@@ -87,7 +89,8 @@ describe('estimateScope: a flat urlset', () => {
     const site = await serve((origin) => {
       const langs = ['en-us', 'de-de', 'ja'];
       const locs = langs.flatMap((lang) => pageUrls(origin, 50, `${lang}/p`));
-      const cluster = (loc: string) => langs.map((lang) => `<xhtml:link rel="alternate" hreflang="${lang}" href="${loc.replace(/\/[a-z-]+\/p\//, `/${lang}/p/`)}"/>`).join('');
+      const cluster = (loc: string) =>
+        langs.map((lang) => `<xhtml:link rel="alternate" hreflang="${lang}" href="${loc.replace(/\/[a-z-]+\/p\//, `/${lang}/p/`)}"/>`).join('');
       return { '/robots.txt': robotsFor('/sitemap.xml'), '/sitemap.xml': { headers: XML, body: urlsetXml(locs, cluster) } };
     });
     const result = await estimate(site);
@@ -344,7 +347,11 @@ describe('estimateScope: discovery and input', () => {
   });
 
   it('refuses loopback targets unless allowed, a bad URL, and a bad budget', async () => {
-    const kind = (promise: Promise<unknown>) => promise.then(() => null, (error: unknown) => (isFactoryError(error) ? error.kind : 'other'));
+    const kind = (promise: Promise<unknown>) =>
+      promise.then(
+        () => null,
+        (error: unknown) => (isFactoryError(error) ? error.kind : 'other'),
+      );
     expect(await kind(estimateScope('http://127.0.0.1:9/'))).toBe('blocked_ssrf');
     expect(await kind(estimateScope('ftp://example.com/'))).toBe('invalid_url');
     expect(await kind(estimateScope('https://example.com/', { budgetMs: 0 }))).toBe('bad_request');

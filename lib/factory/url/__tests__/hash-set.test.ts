@@ -6,7 +6,11 @@ const words = (count: number, tag: string) => Array.from({ length: count }, (_, 
 describe('StringHashSet', () => {
   it('says whether each string is new, across growth', () => {
     const set = new StringHashSet();
-    expect(words(5000, 'a').map((word) => set.add(word)).every(Boolean)).toBe(true);
+    expect(
+      words(5000, 'a')
+        .map((word) => set.add(word))
+        .every(Boolean),
+    ).toBe(true);
     expect(words(5000, 'a').some((word) => set.add(word))).toBe(false);
   });
 
@@ -24,8 +28,16 @@ describe('StringHashSet', () => {
     first.clear();
     // Grows through the lengths `first` reached and handed back: reused slots must come back empty.
     const second = new StringHashSet();
-    expect(words(5000, 'b').map((word) => second.add(word)).every(Boolean)).toBe(true);
-    expect(words(5000, 'b').map((word) => first.add(word)).every(Boolean)).toBe(true);
+    expect(
+      words(5000, 'b')
+        .map((word) => second.add(word))
+        .every(Boolean),
+    ).toBe(true);
+    expect(
+      words(5000, 'b')
+        .map((word) => first.add(word))
+        .every(Boolean),
+    ).toBe(true);
     expect(first.add('https://example.com/b/0')).toBe(false);
   });
 

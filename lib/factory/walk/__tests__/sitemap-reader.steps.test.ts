@@ -18,15 +18,26 @@ const twoChunks: SitemapOpener = async () => {
     yield bytes.subarray(cut);
   }
   const opened: OpenedSitemap = {
-    url: URL_, status: 200, contentType: 'application/xml', gzipped: false, bytes: chunks(),
-    declaredBytes: bytes.length, wireBytes: () => bytes.length, etag: null, lastModified: null,
+    url: URL_,
+    status: 200,
+    contentType: 'application/xml',
+    gzipped: false,
+    bytes: chunks(),
+    declaredBytes: bytes.length,
+    wireBytes: () => bytes.length,
+    etag: null,
+    lastModified: null,
   };
   return opened;
 };
 
 async function eventSizes(handOutEachStep: boolean): Promise<{ sizes: number[]; items: string[] }> {
   const reader = readSitemap({ url: URL_, depth: 0, parent: null }, resolveWalkOptions({}), {
-    skip: 0, batchSize: 250, handOutEachStep, createMapper: createUrlMapper, open: twoChunks,
+    skip: 0,
+    batchSize: 250,
+    handOutEachStep,
+    createMapper: createUrlMapper,
+    open: twoChunks,
   });
   const sizes: number[] = [];
   const items: string[] = [];

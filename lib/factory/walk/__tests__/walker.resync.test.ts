@@ -54,7 +54,9 @@ class ChangingSite {
     const ifModifiedSince = request.headers['if-modified-since'];
     if (ifNoneMatch !== undefined || ifModifiedSince !== undefined) this.conditional.push(path);
     const validators = { ...(leaf.etag ? { etag: leaf.etag } : {}), ...(leaf.lastModified ? { 'last-modified': leaf.lastModified } : {}) };
-    const fresh = (ifNoneMatch !== undefined && ifNoneMatch === leaf.etag) || (ifNoneMatch === undefined && ifModifiedSince !== undefined && ifModifiedSince === leaf.lastModified);
+    const fresh =
+      (ifNoneMatch !== undefined && ifNoneMatch === leaf.etag) ||
+      (ifNoneMatch === undefined && ifModifiedSince !== undefined && ifModifiedSince === leaf.lastModified);
     if (fresh || (leaf.lies && (ifNoneMatch !== undefined || ifModifiedSince !== undefined))) return { status: 304, headers: validators };
     return { headers: { ...XML, ...validators }, body: urlsetXml(leaf.pages) };
   }
@@ -82,7 +84,11 @@ async function walk(url: string, previous?: Validators) {
   return { urls: urls.sort(), sitemaps, errors, validators: log.toJSON() };
 }
 
-const unchangedOf = (sitemaps: Sitemaps) => sitemaps.filter((s) => s.unchanged).map((s) => new URL(s.url).pathname).sort();
+const unchangedOf = (sitemaps: Sitemaps) =>
+  sitemaps
+    .filter((s) => s.unchanged)
+    .map((s) => new URL(s.url).pathname)
+    .sort();
 
 async function threeLeafSite(): Promise<ChangingSite> {
   site = await new ChangingSite().start();
@@ -133,7 +139,11 @@ describe('incremental re-sync of a walk', () => {
     expect(second.urls).toEqual([...pageUrls(origin, 4, 'a'), ...pageUrls(origin, 2, 'c')].sort());
     expect(unchangedOf(second.sitemaps)).toEqual(['/b.xml']);
     expect(s.conditional.sort()).toEqual(['/a.xml', '/c.xml']);
-    expect(Object.values(second.validators).map((v) => v.etag ?? v.lastModified).sort()).toEqual(['"a2"', '"b1"', 'Sun, 01 Feb 2026 00:00:00 GMT']);
+    expect(
+      Object.values(second.validators)
+        .map((v) => v.etag ?? v.lastModified)
+        .sort(),
+    ).toEqual(['"a2"', '"b1"', 'Sun, 01 Feb 2026 00:00:00 GMT']);
   });
 
   it('treats a 304 to a moved lastmod as unchanged and remembers the new lastmod', async () => {

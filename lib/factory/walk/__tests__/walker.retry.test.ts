@@ -78,7 +78,9 @@ describe('transient failures are retried from the last URL handed out', () => {
   it('gives up on a lasting 503 after READ_ATTEMPTS and reports it; a 404 is not retried', async () => {
     server = await startLoopbackServer((request) =>
       request.url === '/index.xml'
-        ? { body: `<sitemapindex><sitemap><loc>${server?.url('/down.xml')}</loc></sitemap><sitemap><loc>${server?.url('/gone.xml')}</loc></sitemap></sitemapindex>` }
+        ? {
+            body: `<sitemapindex><sitemap><loc>${server?.url('/down.xml')}</loc></sitemap><sitemap><loc>${server?.url('/gone.xml')}</loc></sitemap></sitemapindex>`,
+          }
         : request.url === '/down.xml'
           ? { status: 503, body: 'overloaded' }
           : null,
