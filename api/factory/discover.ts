@@ -36,7 +36,10 @@ async function act(body: z.infer<typeof JobActionRequestSchema>, context: Servic
   return json(await runSlice(store, jobId, { budgetMs: body.budgetMs ?? DEFAULT_SLICE_BUDGET_MS, hardLimitMs: SLICE_HARD_LIMIT_MS, net: context.net, signal }));
 }
 
-/** `POST /api/factory/discover`: `{"rootUrl", "options"?, "budgetMs"?}` starts; `{"jobId", "action"?, "budgetMs"?}` continues, retries (a stalled job) or stops. */
+/**
+ * `POST /api/factory/discover`: `{"rootUrl", "options"?, "budgetMs"?}` starts; `{"jobId", "action"?, "budgetMs"?}` continues, retries
+ * (a stalled job) or stops.
+ */
 export function POST(request: Request): Promise<Response> {
   return handle(request, async (context) => {
     const body = await readJsonBody(request, z.record(z.string(), z.unknown()));

@@ -84,6 +84,8 @@ export interface SlowSite extends LoopbackServer {
 /** Starts a slow site: each urlset arrives in `chunks` pieces `chunkDelayMs` apart. */
 export async function startSlowSite(how: { sitemaps: number; perSitemap: number; chunks: number; chunkDelayMs: number }): Promise<SlowSite> {
   const paths = Array.from({ length: how.sitemaps }, (_, i) => `/part-${i}.xml`);
+  // Assigned once the server exists; its route reads it on the first request, which comes later.
+  // eslint-disable-next-line prefer-const
   let site: SlowSite;
   const server = await startLoopbackServer((request) => {
     const path = (request.url ?? '/').split('?')[0] ?? '/';

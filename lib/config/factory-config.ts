@@ -114,7 +114,7 @@ function resolveEntries(value: string | undefined): NetPolicy['resolve'] {
 
 function corsOrigins(value: string | undefined): string[] {
   return list(value).map((entry, index) => {
-    let origin: string | null = null;
+    let origin: string | null;
     try {
       origin = new URL(entry).origin;
     } catch {

@@ -20,7 +20,10 @@ describe('the engine on the demo site', () => {
     const seen = new Set<string>();
     let yielded = 0;
     for (const root of site.expectation.robotsSitemaps) {
-      for await (const batch of walkSitemap(root, { net })) ((yielded += batch.length), batch.forEach((url) => seen.add(url)));
+      for await (const batch of walkSitemap(root, { net })) {
+        yielded += batch.length;
+        for (const url of batch) seen.add(url);
+      }
     }
     expect(yielded).toBe(site.expectation.all.pageUrls);
     expect(seen.size).toBe(site.expectation.all.pageUrls);

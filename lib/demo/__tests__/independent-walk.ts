@@ -91,7 +91,10 @@ export async function independentWalk(starts: string[]): Promise<IndependentWalk
     const children = childrenOf(text);
     for (const child of children ?? []) {
       if (seen.has(keyOf(child))) walk.cycleRefs.push(child);
-      else (seen.add(keyOf(child)), queue.push(child));
+      else {
+        seen.add(keyOf(child));
+        queue.push(child);
+      }
     }
     if (children) continue;
     const urls = pageUrlsOf(text);

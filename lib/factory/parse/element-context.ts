@@ -70,7 +70,7 @@ export function childCode(parent: number, local: string): number {
     case Ctx.SitemapRoot:
       return entryCode(local);
     case Ctx.Url:
-    // An `<xhtml:link ...>` left open HTML-style must not swallow the rest of its `<url>`.
+    // falls through: an `<xhtml:link ...>` left open HTML-style must not swallow the rest of its `<url>`.
     case Ctx.Alternate:
       return urlChild(local);
     case Ctx.Sitemap:

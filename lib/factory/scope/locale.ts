@@ -190,7 +190,7 @@ export function pathnameOfValidUrl(url: string): string | null {
  * segment (`.`, `%2e`), up to the query, the fragment or the end. One match: a loop of `charCodeAt` over each loc
  * cost more than the rest of its entry's fields.
  */
-const PLAIN_PATH = /^https?:\/\/[^/?#\\]*((?:\/(?!\.|%2[eE])[!$-.0-;=@-\[\]-_a-z|~]*)*)(?:[?#]|$)/;
+const PLAIN_PATH = /^https?:\/\/[^/?#\\]*((?:\/(?!\.|%2[eE])[!$-.0-;=@-[\]-_a-z|~]*)*)(?:[?#]|$)/;
 
 /** A path segment and whether a `/` follows it (a folder) or not (a page). */
 export interface PathSegment {
@@ -244,7 +244,10 @@ function sameUrl(a: string, b: string): boolean {
   return left !== null && right !== null && left.href === right.href;
 }
 
-/** The locale of a sitemap entry: from its path, else from the hreflang alternate that points at the entry itself. `pathname`: the loc's, when the caller has it. */
+/**
+ * The locale of a sitemap entry: from its path, else from the hreflang alternate that points at the entry itself.
+ * `pathname`: the loc's, when the caller has it.
+ */
 export function localeOf(entry: { loc: string; alternates: readonly { hreflang: string; href: string }[] }, pathname?: string | null): string | null {
   const fromPath = pathname === undefined ? localeFromPath(entry.loc) : pathname === null ? null : localeFromPathname(pathname);
   if (fromPath !== null) return fromPath;

@@ -48,7 +48,10 @@ function waitListening(child: ChildProcess, output: { text: string }, timeoutMs:
     const timer = setTimeout(() => reject(new Error(`serve did not start in ${timeoutMs} ms: ${output.text}`)), timeoutMs);
     child.stderr?.on('data', () => {
       const match = / on (http:\/\/\S+)/.exec(output.text);
-      if (match?.[1]) (clearTimeout(timer), resolve(match[1]));
+      if (match?.[1]) {
+        clearTimeout(timer);
+        resolve(match[1]);
+      }
     });
     child.once('exit', (code) => (clearTimeout(timer), reject(new Error(`serve exited (${code}): ${output.text}`))));
   });

@@ -48,7 +48,10 @@ afterAll(async () => {
   await redis?.stop();
 });
 
-/** One slice killed `killMs` after it starts, or after the stuck sitemap's request: its signal fires, and the process dies before it can give its lease back. */
+/**
+ * One slice killed `killMs` after it starts, or after the stuck sitemap's request: its signal fires, and the process dies
+ * before it can give its lease back.
+ */
 async function killedSlice(store: JobStore, jobId: string, kill: { afterMs: number; onStuck?: boolean }): Promise<void> {
   const controller = new AbortController();
   const killSoon = () => setTimeout(() => controller.abort(new Error('killed')), kill.afterMs);

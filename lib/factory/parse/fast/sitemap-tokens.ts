@@ -2,7 +2,8 @@ import { MAX_NAME_IDS, type TokenHandler } from '../xml-tokens.js';
 
 /**
  * An incomplete token held across chunks longer than this is handed to the general tokenizer, which
- * owns the limits on giant tokens (comments, CDATA, tags); real sitemap tokens are a few hundred chars, and bounding the tail bounds the rescan a tiny chunk costs.
+ * owns the limits on giant tokens (comments, CDATA, tags); real sitemap tokens are a few hundred chars, and bounding the
+ * tail bounds the rescan a tiny chunk costs.
  */
 export const MAX_FAST_TAIL_CHARS = 4_096;
 
