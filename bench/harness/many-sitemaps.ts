@@ -1,6 +1,5 @@
-import { spawn } from 'node:child_process';
-import { once } from 'node:events';
 import { join } from 'node:path';
+import { jsonLinesOf } from './processes.js';
 import type { ManySitemapsResult } from '../many-sitemaps.js';
 import { bundleForNode } from './build.js';
 
@@ -16,14 +15,7 @@ export async function runManySitemaps(root: string, children: number): Promise<M
   const file = await bundleForNode(root, join('bench', 'many-sitemaps.ts'), 'many-sitemaps');
   const args = [file, '--children', String(children), '--json'];
   process.stderr.write(`[bench] many-sitemaps: ${children} one-URL children, walk and Redis job\n`);
-  const child = spawn(process.execPath, args, { cwd: root, env: { ...process.env, LOG_LEVEL: 'silent' }, stdio: ['ignore', 'pipe', 'inherit'] });
-  let out = '';
-  child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
-  await once(child, 'close');
-  return out
-    .split('\n')
-    .filter((line) => line.startsWith('{'))
-    .map((line) => JSON.parse(line) as ManySitemapsResult);
+  return jsonLinesOf<ManySitemapsResult>(root, args, { ...process.env, LOG_LEVEL: 'silent' });
 }
 
 /** The figures as a markdown table, with the goal. */

@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
 import { join } from 'node:path';
 import { markedJson, READY_MARKER, RESULT_MARKER, type ContenderResult, type TreeReady } from './protocol.js';
 import type { Scenario } from './config.js';
@@ -79,4 +80,16 @@ export async function runContender(file: string, url: string, timeoutMs: number)
   if (code === 0 && result) return { ok: true, result, processMs: performance.now() - started, notes };
   const why = child.signalCode === 'SIGKILL' ? `killed after ${timeoutMs} ms` : `exit code ${code}`;
   return { ok: false, error: `${why}: ${notes}` };
+}
+
+/** Runs `node ARGS` in `root` and reads the JSON objects it prints one a line on stdout (its stderr goes to ours). */
+export async function jsonLinesOf<T>(root: string, args: string[], env: NodeJS.ProcessEnv = process.env): Promise<T[]> {
+  const child = spawn(process.execPath, args, { cwd: root, env, stdio: ['ignore', 'pipe', 'inherit'] });
+  let out = '';
+  child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
+  await once(child, 'close');
+  return out
+    .split('\n')
+    .filter((line) => line.startsWith('{'))
+    .map((line) => JSON.parse(line) as T);
 }

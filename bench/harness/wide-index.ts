@@ -1,6 +1,5 @@
-import { spawn } from 'node:child_process';
-import { once } from 'node:events';
 import { join } from 'node:path';
+import { jsonLinesOf } from './processes.js';
 import type { WideIndexResult } from '../wide-index.js';
 
 /** Issue 18's goals for one wide-index run (one process of the built bin). */
@@ -15,14 +14,7 @@ export async function runWideIndex(root: string, sizes: number[]): Promise<WideI
   process.stderr.write(
     `[bench] wide-index: ${sizes.map((size) => size.toLocaleString('en-US')).join(' and ')} one-URL children, built bin, walk and Redis job\n`,
   );
-  const child = spawn(process.execPath, args, { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] });
-  let out = '';
-  child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
-  await once(child, 'close');
-  return out
-    .split('\n')
-    .filter((line) => line.startsWith('{'))
-    .map((line) => JSON.parse(line) as WideIndexResult);
+  return jsonLinesOf<WideIndexResult>(root, args);
 }
 
 /** The figures as a markdown table, with the goals. */
