@@ -37,7 +37,12 @@ export async function* drainReadable(stream: Readable): AsyncGenerator<Uint8Arra
   } finally {
     stream.off('readable', signal);
     stopWatching();
+    // An error the stream emits after its reader left (an abort in flight, a late reset) concerns nobody any more:
+    // without a listener it would be thrown as an uncaught exception.
+    stream.on('error', ignore);
     // A consumer that stops early releases the stream, as leaving a `for await` does.
     if (!stream.destroyed) stream.destroy();
   }
 }
+
+const ignore = (): void => undefined;

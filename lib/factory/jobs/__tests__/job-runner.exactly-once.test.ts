@@ -91,7 +91,7 @@ describe('a job killed at random points and resumed', () => {
       status = await getJobStatus(store, killed.jobId);
       expect(exactness(await allShardUrls(store, killed.jobId), site.expected)).toEqual({ missing: 0, unexpected: 0, duplicates: 0 });
       expect(status).toMatchObject({ state: 'done', urlsFound: site.expected.size });
-      expect(status.errors).toEqual([{ kind: 'http_status', url: site.failingUrl, message: expect.any(String) }]);
+      expect(status.errors).toEqual([{ kind: 'http_status', url: site.failingUrl, message: expect.any(String), status: 500 }]);
     }
     const killedMs = (Date.now() - killedStart) / jobs;
 
