@@ -7,14 +7,27 @@ const TOKEN_KEY = 'crawler-factory-token';
 const POLL_MS = 1000;
 const STEP_BUDGET_MS = 2000;
 
-const state = { siteId: null, sync: null, polling: false, cursor: null, pageCursors: [], estimate: null };
+// `pageCursor` opens the URL page on show (null: the first), `cursor` the next one.
+// `starting` is true from a Sync click until its first status: nothing else may render the sync meanwhile.
+const state = { siteId: null, sync: null, polling: false, starting: false, cursor: null, pageCursor: null, estimate: null };
 
 function token() {
   return sessionStorage.getItem(TOKEN_KEY) ?? '';
 }
 
+// The banner: errors no control caused (loading, paging, filtering, history).
 function showError(message) {
   const box = $('#error');
+  box.textContent = message ?? '';
+  box.hidden = !message;
+}
+
+/**
+ * An error next to the control that caused it (`#<where>-error`: estimate, add, sync, download), cleared (null) on
+ * that control's next success.
+ */
+function showErrorAt(where, message) {
+  const box = $(`#${where}-error`);
   box.textContent = message ?? '';
   box.hidden = !message;
 }
@@ -91,13 +104,13 @@ function renderEstimate(estimate) {
 
 async function onEstimate(event) {
   event.preventDefault();
-  showError(null);
   try {
     state.estimate = await api('/api/factory/estimate', { method: 'POST', body: { rootUrl: $('#root-url').value.trim() } });
+    showErrorAt('estimate', null);
     renderEstimate(state.estimate);
     $('#estimate h3').focus?.();
   } catch (error) {
-    showError(`Estimate failed: ${error.message}`);
+    showErrorAt('estimate', `Estimate failed: ${error.message}`);
   }
 }
 
@@ -113,17 +126,17 @@ function chosenFilter() {
 
 async function onAddSite(event) {
   event.preventDefault();
-  showError(null);
   const filter = chosenFilter();
   const body = { rootUrl: $('#root-url').value.trim(), ...(filter ? { options: { filter } } : {}) };
   if ($('#site-id').value.trim()) body.siteId = $('#site-id').value.trim();
   try {
     const site = await api('/api/factory/sites', { method: 'POST', body });
+    showErrorAt('add', null);
     cancelAdd();
     await loadSites();
     await openSite(site.siteId);
   } catch (error) {
-    showError(`Adding the site failed: ${error.message}`);
+    showErrorAt('add', `Adding the site failed: ${error.message}`);
   }
 }
 
@@ -195,7 +208,13 @@ async function loadSyncs() {
   return syncs;
 }
 
-// While the page is open and a sync runs, the console advances it (one slice per call), as the orchestrator would.
+// What a running sync moves: its row in the last syncs, the site's count in the site list, the URL page on show.
+function refreshWhileRunning() {
+  return Promise.all([loadSyncs(), loadSites(), loadUrls(state.pageCursor)]).catch((error) => showError(`Refreshing failed: ${error.message}`));
+}
+
+// While the page is open and a sync runs, the console advances it (one slice per call), as the orchestrator would,
+// and shows what each slice changed; the refreshing stops with the sync.
 async function poll() {
   if (state.polling) return;
   state.polling = true;
@@ -204,12 +223,14 @@ async function poll() {
       const syncId = state.sync.syncId;
       const sync = await api(sitePath(`/syncs/${syncId}`), { method: 'POST', body: { budgetMs: STEP_BUDGET_MS } });
       if (state.sync?.syncId !== syncId) break;
+      showErrorAt('sync', null);
       renderSync(sync);
       if (sync.state !== 'running') break;
+      await refreshWhileRunning();
       await new Promise((resolve) => setTimeout(resolve, POLL_MS));
     }
   } catch (error) {
-    showError(`Progress failed: ${error.message}`);
+    showErrorAt('sync', `Progress failed: ${error.message}`);
   } finally {
     state.polling = false;
   }
@@ -222,24 +243,43 @@ async function refreshAfterSync() {
   await Promise.all([loadSyncs(), loadSites(), loadUrls(null), renderFailures(state.sync)]).catch((error) => showError(error.message));
 }
 
+// The button stays disabled from the click until the new sync's first status (no double start); the status says
+// `running` at once, and goes back to the last sync's if the start is refused.
 async function onSync() {
-  showError(null);
+  const siteId = state.siteId;
+  state.starting = true;
+  $('#sync-button').disabled = true;
+  $('#stop-button').disabled = true;
+  $('#sync-failures').hidden = true;
+  $('#sync-status').textContent = 'Sync starting: running — waiting for its first status…';
+  let started;
   try {
-    renderSync(await api(sitePath('/sync'), { method: 'POST', body: { budgetMs: STEP_BUDGET_MS } }));
-    await loadSyncs();
-    await poll();
+    started = await api(sitePath('/sync'), { method: 'POST', body: { budgetMs: STEP_BUDGET_MS } });
   } catch (error) {
-    showError(`Sync failed to start: ${error.message}`);
+    if (state.siteId !== siteId) return;
+    renderSync(state.sync);
+    showErrorAt('sync', `Sync failed to start: ${error.message}`);
+    return;
+  } finally {
+    state.starting = false;
   }
+  // Another site opened meanwhile: its panel is not this sync's.
+  if (state.siteId !== siteId) return;
+  showErrorAt('sync', null);
+  renderSync(started);
+  if (started.state === 'running') await refreshWhileRunning();
+  await poll();
 }
 
 async function onStop() {
-  showError(null);
+  $('#stop-button').disabled = true;
   try {
     renderSync(await api(sitePath('/sync/stop'), { method: 'POST', body: {} }));
+    showErrorAt('sync', null);
     await refreshAfterSync();
   } catch (error) {
-    showError(`Stop failed: ${error.message}`);
+    renderSync(state.sync);
+    showErrorAt('sync', `Stop failed: ${error.message}`);
   }
 }
 
@@ -261,6 +301,7 @@ async function loadUrls(cursor) {
   const params = urlQuery(cursor);
   params.set('limit', '100');
   const page = await api(sitePath(`/urls?${params}`));
+  state.pageCursor = cursor;
   $('#urls-table tbody').replaceChildren(
     ...page.urls.map((row) => {
       const tr = document.createElement('tr');
@@ -302,32 +343,19 @@ async function showHistory(url) {
   }
 }
 
-const CSV_COLUMNS = ['url', 'sitemapLastmod', 'changefreq', 'priority', 'locale', 'pathPrefix', 'firstSeenAt', 'lastSeenAt', 'changedAt', 'removedAt'];
-const csvField = (value) =>
-  value === null || value === undefined ? '' : /[",\n\r]/.test(String(value)) ? `"${String(value).replaceAll('"', '""')}"` : String(value);
-
+// The API streams the export to disk as an attachment: the tab never holds the rows. A plain link cannot send the
+// bearer token, so an authenticated POST first mints a short-lived link signed for this site (never the token itself).
 async function download(format) {
-  showError(null);
   try {
-    const response = await api(sitePath(`/urls?${urlQuery(null)}`), { accept: 'application/x-ndjson' });
-    const text = await response.text();
-    const content =
-      format === 'csv'
-        ? [
-            CSV_COLUMNS.join(','),
-            ...text
-              .split('\n')
-              .filter(Boolean)
-              .map((line) => CSV_COLUMNS.map((column) => csvField(JSON.parse(line)[column])).join(',')),
-          ].join('\n') + '\n'
-        : text;
+    const body = { format, ...Object.fromEntries(urlQuery(null)) };
+    const { url } = await api(sitePath('/urls/download'), { method: 'POST', body });
     const link = document.createElement('a');
-    link.href = URL.createObjectURL(new Blob([content], { type: format === 'csv' ? 'text/csv' : 'application/x-ndjson' }));
+    link.href = url;
     link.download = `${state.siteId}-urls.${format}`;
     link.click();
-    setTimeout(() => URL.revokeObjectURL(link.href), 10_000);
+    showErrorAt('download', null);
   } catch (error) {
-    showError(`Download failed: ${error.message}`);
+    showErrorAt('download', `Download failed: ${error.message}`);
   }
 }
 
@@ -336,10 +364,16 @@ async function openSite(siteId) {
   $('#site-title').textContent = `Site ${siteId}`;
   $('#site-panel').hidden = false;
   $('#history').hidden = true;
+  // The errors of another site's sync or download are not this site's.
+  showErrorAt('sync', null);
+  showErrorAt('download', null);
   const syncs = await loadSyncs();
-  renderSync(syncs[0] ?? null);
-  await Promise.all([loadUrls(null), renderFailures(state.sync)]);
-  if (state.sync?.state === 'running') void poll();
+  if (state.siteId !== siteId) return;
+  // A Sync clicked while the site was opening renders its own status, failures and progress.
+  const starting = state.starting;
+  if (!starting) renderSync(syncs[0] ?? null);
+  await Promise.all([loadUrls(null), starting ? null : renderFailures(state.sync)]);
+  if (!starting && state.sync?.state === 'running') void poll();
   $('#site-title').scrollIntoView?.();
 }
 
@@ -365,7 +399,10 @@ function wire() {
   $('#stop-button').addEventListener('click', onStop);
   $('#url-filters').addEventListener('submit', (event) => {
     event.preventDefault();
-    void loadUrls(null).catch((error) => showError(`Listing failed: ${error.message}`));
+    void loadUrls(null).then(
+      () => showError(null),
+      (error) => showError(`Listing failed: ${error.message}`),
+    );
   });
   $('#first-page').addEventListener('click', () => void loadUrls(null).catch((error) => showError(error.message)));
   $('#next-page').addEventListener('click', () => void loadUrls(state.cursor).catch((error) => showError(error.message)));

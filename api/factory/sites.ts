@@ -1,3 +1,4 @@
+import { assertSitesAuthorized } from '../../lib/http/download-token.js';
 import { handle, preflight } from '../../lib/http/handler.js';
 import { parseSitesPath } from '../../lib/http/sites-path.js';
 
@@ -9,17 +10,25 @@ const routes = () => import('../../lib/http/sites-api.js');
 
 function route(method: 'GET' | 'POST' | 'PATCH' | 'DELETE') {
   return (request: Request): Promise<Response> =>
-    handle(request, async (context) => (await routes()).sitesRoute(method, parseSitesPath(new URL(request.url).pathname), request, context));
+    handle(
+      request,
+      async (context) => (await routes()).sitesRoute(method, parseSitesPath(new URL(request.url).pathname), request, context),
+      assertSitesAuthorized,
+    );
 }
 
 /**
  * `GET /api/factory/sites` (list), `/{siteId}`, `/{siteId}/syncs`, `/{siteId}/syncs/{syncId}`,
- * `/{siteId}/urls?prefix=&locale=&changedSince=&removed=&limit=&cursor=` (NDJSON with `Accept: application/x-ndjson`),
+ * `/{siteId}/urls?prefix=&locale=&changedSince=&removed=&limit=&cursor=` (NDJSON with `Accept: application/x-ndjson`
+ * or `format=ndjson`, CSV with `format=csv`, an attachment with `download=1`, authorised by a link's `downloadToken`),
  * `/{siteId}/urls/{url-encoded}/history`.
  */
 export const GET = route('GET');
 
-/** `POST /api/factory/sites` (add), `/{siteId}/sync` (start, 201), `/{siteId}/sync/stop`, `/{siteId}/syncs/{syncId}` (advance one slice). */
+/**
+ * `POST /api/factory/sites` (add), `/{siteId}/urls/download` (a signed download link, 201), `/{siteId}/sync` (start, 201),
+ * `/{siteId}/sync/stop`, `/{siteId}/syncs/{syncId}` (advance one slice).
+ */
 export const POST = route('POST');
 
 /** `PATCH /api/factory/sites/{siteId}`: its root URL and options (409 while a sync runs). */

@@ -21,12 +21,34 @@ export function toWebRequest(incoming: IncomingMessage, origin: string, signal?:
   } as RequestInit);
 }
 
-/** Writes a web Response to a node:http response, streaming its body. */
+// Resolves once the socket takes more (drain) or is gone (close): a slow reader holds the writer, not memory.
+function writable(outgoing: ServerResponse): Promise<void> {
+  return new Promise((resolve) => {
+    if (outgoing.destroyed) return resolve();
+    const done = () => {
+      outgoing.off('drain', done);
+      outgoing.off('close', done);
+      resolve();
+    };
+    outgoing.once('drain', done);
+    outgoing.once('close', done);
+  });
+}
+
+/**
+ * Writes a web Response to a node:http response, streaming its body at the client's pace (a full socket buffer
+ * pauses the body; a client gone cancels it), so a large export never piles up in the server's memory.
+ */
 export async function sendWebResponse(response: Response, outgoing: ServerResponse): Promise<void> {
   const headers: Record<string, string> = {};
   response.headers.forEach((value, name) => (headers[name] = value));
   outgoing.writeHead(response.status, headers);
   if (!response.body) return void outgoing.end();
-  for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) outgoing.write(chunk);
+  // Leaving the loop early (break) cancels the body's stream: its source stops reading.
+  for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
+    if (outgoing.destroyed) break;
+    if (!outgoing.write(chunk)) await writable(outgoing);
+    if (outgoing.destroyed) break;
+  }
   outgoing.end();
 }

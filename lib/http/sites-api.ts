@@ -13,7 +13,10 @@ import { createSite, getSite, SiteOptionsPatchSchema, SiteOptionsSchema, updateS
 import { listSitePage, SiteListQuerySchema } from '../inventory/site-list.js';
 import { advanceSync, startSync, stopSync, type AdvanceOptions, type SyncRuntime } from '../inventory/sync-driver.js';
 import { getSync, getSyncDetail, listSyncs, runningSync } from '../inventory/syncs.js';
-import { listUrls, streamUrls, UrlQuerySchema, urlHistory } from '../inventory/url-query.js';
+import { URL_CSV_HEADER, urlCsvLine } from '../inventory/url-csv.js';
+import { listUrls, streamUrls, UrlQuerySchema, urlHistory, type UrlQuery } from '../inventory/url-query.js';
+import type { UrlRow } from '../inventory/schemas.js';
+import { DOWNLOAD_TOKEN_PARAM, signDownloadToken } from './download-token.js';
 
 /** `POST /api/factory/sites` body. */
 export const NewSiteRequestSchema = z
@@ -48,6 +51,7 @@ const ALLOWED: Record<SitesPath['type'], readonly string[]> = {
   syncs: ['GET'],
   'sync-one': ['GET', 'POST'],
   urls: ['GET'],
+  'urls-download': ['POST'],
   history: ['GET'],
 };
 
@@ -86,22 +90,93 @@ function firstSlice(budgetMs: number | undefined, signal: AbortSignal): AdvanceO
   return { budgetMs: START_SLICE_BUDGET_MS, signal: AbortSignal.any([signal, AbortSignal.timeout(START_SLICE_DEADLINE_MS)]) };
 }
 
-// NDJSON export: one row a line, read page by page, so memory holds one page whatever the site's size.
-function ndjsonResponse(runtime: SyncRuntime, siteId: string, request: Request): Response {
-  const { limit: _limit, ...query } = parseQuery(request, UrlQuerySchema);
+/** The formats a URL export streams in. */
+const ExportFormatSchema = z.enum(['ndjson', 'csv']);
+
+/**
+ * `GET .../urls` query: the listing's filters, plus `format=ndjson|csv` (stream every row, as `Accept:
+ * application/x-ndjson` does for NDJSON), `download=1` (as an attachment) and the signed `downloadToken` of a link.
+ */
+const UrlExportQuerySchema = UrlQuerySchema.extend({
+  format: z.enum(['json', 'ndjson', 'csv']).optional(),
+  download: z.enum(['1', 'true']).optional(),
+  [DOWNLOAD_TOKEN_PARAM]: z.string().max(200).optional(),
+}).strict();
+
+/** `POST .../urls/download` body: the format, and the listing's filters as the GET query spells them. */
+export const DownloadLinkRequestSchema = z
+  .object({
+    format: ExportFormatSchema,
+    prefix: z.string().optional(),
+    locale: z.string().optional(),
+    changedSince: z.string().optional(),
+    removed: z.enum(['true', 'false']).optional(),
+  })
+  .strict();
+
+// An export, one row a line, read page by page (1000 rows a chunk): memory holds one page whatever the site's size.
+function exportResponse(runtime: SyncRuntime, siteId: string, query: Omit<UrlQuery, 'limit'>, format: 'ndjson' | 'csv', attachment: boolean): Response {
   const rows = streamUrls(runtime.db, siteId, query);
+  const line = format === 'csv' ? urlCsvLine : (row: UrlRow) => `${JSON.stringify(row)}\n`;
   const encoder = new TextEncoder();
+  let header = format === 'csv' ? URL_CSV_HEADER : '';
   const body = new ReadableStream<Uint8Array>({
     async pull(controller) {
-      const next = await rows.next();
-      if (next.done) controller.close();
-      else controller.enqueue(encoder.encode(`${JSON.stringify(next.value)}\n`));
+      let chunk = header;
+      header = '';
+      for (let i = 0; i < 1_000; i += 1) {
+        const next = await rows.next();
+        if (next.done) {
+          if (chunk !== '') controller.enqueue(encoder.encode(chunk));
+          controller.close();
+          return;
+        }
+        chunk += line(next.value);
+      }
+      controller.enqueue(encoder.encode(chunk));
     },
     async cancel() {
       await rows.return(undefined);
     },
   });
-  return new Response(body, { headers: { 'content-type': 'application/x-ndjson; charset=utf-8', 'cache-control': 'no-store' } });
+  const headers: Record<string, string> = {
+    'content-type': format === 'csv' ? 'text/csv; charset=utf-8' : 'application/x-ndjson; charset=utf-8',
+    'cache-control': 'no-store',
+  };
+  if (attachment) {
+    // siteIds are [a-z0-9._-]: safe in a quoted file name as they are.
+    headers['content-disposition'] = `attachment; filename="${siteId}-urls.${format}"`;
+    headers['referrer-policy'] = 'no-referrer';
+  }
+  return new Response(body, { headers });
+}
+
+async function urlsRoute(runtime: SyncRuntime, siteId: string, request: Request): Promise<Response> {
+  const { format, download, [DOWNLOAD_TOKEN_PARAM]: _token, ...query } = parseQuery(request, UrlExportQuerySchema);
+  await getSite(runtime.db, siteId);
+  const wantsNdjson = format === undefined && (request.headers.get('accept') ?? '').includes('application/x-ndjson');
+  const streamed = format === 'csv' || format === 'ndjson' ? format : wantsNdjson ? 'ndjson' : null;
+  if (streamed === null) return json(await listUrls(runtime.db, siteId, query));
+  const { limit: _limit, ...filters } = query;
+  return exportResponse(runtime, siteId, filters, streamed, download !== undefined);
+}
+
+// A link the browser can open without the bearer token: signed for this site, valid DOWNLOAD_TOKEN_TTL_MS.
+async function downloadLink(runtime: SyncRuntime, siteId: string, request: Request, apiToken: string | null): Promise<Response> {
+  const { format, ...filters } = await readJsonBody(request, DownloadLinkRequestSchema);
+  const checked = UrlQuerySchema.safeParse(filters);
+  if (!checked.success) {
+    const issue = checked.error.issues[0];
+    throw new RequestError('bad_request', `${issue?.path.join('.') || 'filter'}: ${issue?.message ?? 'invalid'}`);
+  }
+  await getSite(runtime.db, siteId);
+  const params = new URLSearchParams(Object.entries(filters).filter((entry): entry is [string, string] => entry[1] !== undefined && entry[1] !== ''));
+  params.set('format', format);
+  params.set('download', '1');
+  // Without FACTORY_API_TOKEN the API is open: the link needs no token (and there is no key to sign with).
+  const signed = apiToken ? signDownloadToken(apiToken, siteId) : null;
+  if (signed) params.set(DOWNLOAD_TOKEN_PARAM, signed.token);
+  return json({ url: `${SITES_BASE}/${encodeURIComponent(siteId)}/urls?${params}`, expiresAt: signed?.expiresAt.toISOString() ?? null }, 201);
 }
 
 async function getRoute(path: SitesPath, request: Request, runtime: SyncRuntime): Promise<Response> {
@@ -116,12 +191,8 @@ async function getRoute(path: SitesPath, request: Request, runtime: SyncRuntime)
       return json({ syncs: await listSyncs(db, path.siteId) });
     case 'sync-one':
       return json(await getSyncDetail(db, path.syncId, path.siteId));
-    case 'urls': {
-      const query = parseQuery(request, UrlQuerySchema);
-      await getSite(db, path.siteId);
-      if ((request.headers.get('accept') ?? '').includes('application/x-ndjson')) return ndjsonResponse(runtime, path.siteId, request);
-      return json(await listUrls(db, path.siteId, query));
-    }
+    case 'urls':
+      return urlsRoute(runtime, path.siteId, request);
     case 'history':
       return json({ url: path.url, history: await urlHistory(db, path.siteId, path.url) });
     default:
@@ -129,8 +200,10 @@ async function getRoute(path: SitesPath, request: Request, runtime: SyncRuntime)
   }
 }
 
-async function postRoute(path: SitesPath, request: Request, runtime: SyncRuntime): Promise<Response> {
+async function postRoute(path: SitesPath, request: Request, runtime: SyncRuntime, apiToken: string | null): Promise<Response> {
   switch (path.type) {
+    case 'urls-download':
+      return downloadLink(runtime, path.siteId, request, apiToken);
     case 'sites': {
       const body = await readJsonBody(request, NewSiteRequestSchema);
       return json(await createSite(runtime.db, body, runtime.net), 201);
@@ -170,7 +243,7 @@ export async function sitesRoute(method: SitesMethod, path: SitesPath, request: 
   }
   const runtime = await runtimeOf(context);
   if (method === 'GET') return getRoute(path, request, runtime);
-  if (method === 'POST') return postRoute(path, request, runtime);
+  if (method === 'POST') return postRoute(path, request, runtime, context.config.apiToken);
   if (path.type !== 'site') throw new Error(`no ${method} for ${path.type}`);
   return siteRoute(method, path, request, runtime);
 }

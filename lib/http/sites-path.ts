@@ -14,6 +14,7 @@ export type SitesPath =
   | { type: 'syncs'; siteId: string }
   | { type: 'sync-one'; siteId: string; syncId: string }
   | { type: 'urls'; siteId: string }
+  | { type: 'urls-download'; siteId: string }
   | { type: 'history'; siteId: string; url: string };
 
 // The URL of `urls/{url}/history` is everything between the two words, percent-decoded once: it may hold `/` itself
@@ -29,7 +30,7 @@ function historyUrl(raw: string): string {
   return url;
 }
 
-/** Parses `/api/factory/sites[/{siteId}[/sync[/stop] | /syncs[/{syncId}] | /urls[/{url}/history]]]`; anything else is `not_found`. */
+/** Parses `/api/factory/sites[/{siteId}[/sync[/stop] | /syncs[/{syncId}] | /urls[/download | /{url}/history]]]`; anything else is `not_found`. */
 export function parseSitesPath(pathname: string): SitesPath {
   if (pathname !== SITES_BASE && !pathname.startsWith(`${SITES_BASE}/`)) throw new RequestError('not_found', `no route ${pathname}`);
   const rest = pathname.slice(SITES_BASE.length).replace(/^\/|\/$/g, '');
@@ -44,6 +45,7 @@ export function parseSitesPath(pathname: string): SitesPath {
   if (route === 'sync/stop') return { type: 'sync-stop', siteId };
   if (route === 'syncs') return { type: 'syncs', siteId };
   if (route === 'urls') return { type: 'urls', siteId };
+  if (route === 'urls/download') return { type: 'urls-download', siteId };
   if (tail.length === 2 && tail[0] === 'syncs') return { type: 'sync-one', siteId, syncId: assertSyncId(tail[1]) };
   throw new RequestError('not_found', `no route ${pathname}`);
 }

@@ -1,7 +1,8 @@
 // The ops console in headless Chromium (Debian's /usr/bin/chromium driven by playwright-core) against the built
 // `crawler-factory serve` (dist/cli/bin.js, run from another working directory, as an installed package runs) and a
-// loopback site: add a site, estimate, sync to done, stop a second sync, browse by prefix.
-import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+// loopback site: add a site, estimate, sync to done (no double start), stop a second sync, browse by prefix; counts that
+// move while a sync runs; 50,000 URLs streamed to disk through a signed link; errors shown next to their control.
+import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
@@ -22,6 +23,8 @@ const CHROMIUM_ARGS = [
   '--disable-background-networking',
   '--disable-component-update',
   '--disable-sync',
+  // performance.memory in exact bytes (not bucketed), to show a download does not pass through the page's heap.
+  '--enable-precise-memory-info',
 ];
 
 interface SyncBody {
@@ -40,8 +43,21 @@ describe('ops console in Chromium', () => {
   let page: Page;
   let profile: string;
   let elsewhere: string;
-  const api = async <T>(path: string): Promise<T> =>
-    (await (await fetch(`${serve.origin}${path}`, { headers: { authorization: `Bearer ${TOKEN}` } })).json()) as T;
+  const api = async <T>(path: string, body?: unknown): Promise<T> =>
+    (await (
+      await fetch(`${serve.origin}${path}`, {
+        method: body === undefined ? 'GET' : 'POST',
+        headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' },
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      })
+    ).json()) as T;
+  // Opens a site from the site list's search.
+  const openSite = async (siteId: string) => {
+    await page.getByRole('searchbox', { name: 'Search sites' }).fill(siteId);
+    await expect.poll(() => page.locator('#sites-range').textContent(), { timeout: 15_000 }).toContain(`matching “${siteId}”`);
+    await page.getByRole('button', { name: `Open ${siteId}`, exact: true }).click();
+    await expect.poll(() => page.locator('#site-title').textContent(), { timeout: 15_000 }).toBe(`Site ${siteId}`);
+  };
 
   beforeAll(async () => {
     await admin.connect();
@@ -88,9 +104,27 @@ describe('ops console in Chromium', () => {
     await page.getByRole('button', { name: 'Add site' }).click();
     await expect.poll(() => page.locator('#site-title').textContent(), { timeout: 30_000 }).toBe('Site e2e');
 
+    // The start is held at the network: from the click until its first status, the button is disabled (a second
+    // click starts nothing) and the status says running.
     const status = page.getByRole('status');
-    await page.getByRole('button', { name: 'Sync Sitemap', exact: true }).click();
+    const syncButton = page.getByRole('button', { name: 'Sync Sitemap', exact: true });
+    const starts: string[] = [];
+    page.on('request', (request) => {
+      if (request.method() === 'POST' && request.url().endsWith('/api/factory/sites/e2e/sync')) starts.push(request.url());
+    });
+    let release = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await page.route('**/api/factory/sites/e2e/sync', async (route) => (await held, await route.continue()));
+    await syncButton.click();
+    expect(await syncButton.isDisabled()).toBe(true);
+    expect(await status.textContent()).toContain('running');
+    await syncButton.click({ force: true, timeout: 2_000 });
+    expect(await syncButton.isDisabled()).toBe(true);
+    release();
     await expect.poll(() => status.textContent(), { timeout: 180_000, interval: 500 }).toMatch(/: done /);
+    await page.unroute('**/api/factory/sites/e2e/sync');
+    expect(starts).toHaveLength(1);
+    expect(await syncButton.isDisabled()).toBe(false);
     const { syncs } = await api<{ syncs: SyncBody[] }>('/api/factory/sites/e2e/syncs');
     expect(syncs[0]).toMatchObject({ state: 'done', seen: 3_000 });
     expect(await status.textContent()).toContain(`${syncs[0]!.syncId}: done — ${syncs[0]!.seen} URLs`);
@@ -179,5 +213,159 @@ describe('ops console in Chromium', () => {
     expect(inView.top).toBeGreaterThanOrEqual(0);
     expect(inView.bottom).toBeLessThanOrEqual(inView.viewport);
     await page.screenshot({ path: '.tmp/console-e2e-sites.png' });
+  });
+
+  it('refreshes the URL list, the last syncs and the site row while a sync runs, and stops when it ends', { timeout: 240_000 }, async () => {
+    const slow = await startMutableSite(3_000, 100);
+    try {
+      await api('/api/factory/sites', { rootUrl: slow.rootUrl, siteId: 'live' });
+      slow.delayMs = 1_500;
+      await page.reload();
+      await openSite('live');
+      const urlRequests: string[] = [];
+      page.on('request', (request) => {
+        if (request.url().includes('/api/factory/sites/live/urls')) urlRequests.push(request.url());
+      });
+      const status = page.getByRole('status');
+      const row = page.locator('#sites-table tbody tr', { hasText: 'live' });
+      const siteCounts = new Set<string>();
+      const seenCounts = new Set<string>();
+      const urlRows = new Set<number>();
+      await page.getByRole('button', { name: 'Sync Sitemap', exact: true }).click();
+      // Sampled while the status still says running: the page was never reloaded.
+      for (;;) {
+        const [text, count, seen, rows] = await Promise.all([
+          status.textContent(),
+          row.locator('td').nth(2).textContent(),
+          page.locator('#syncs-table tbody tr').first().locator('td').nth(3).textContent(),
+          page.locator('#urls-table tbody tr').count(),
+        ]);
+        if (!text?.includes(': running ')) {
+          if (text?.includes(': done ')) break;
+          await new Promise((resolve) => setTimeout(resolve, 100));
+          continue;
+        }
+        siteCounts.add(count ?? '');
+        seenCounts.add(seen ?? '');
+        urlRows.add(rows);
+        await new Promise((resolve) => setTimeout(resolve, 150));
+      }
+      expect(await status.textContent()).toMatch(/: done — 3000 URLs/);
+      const moving = (values: Set<string>) => [...values].filter((value) => /^\d+$/.test(value) && value !== '0' && value !== '3000');
+      expect(moving(siteCounts).length).toBeGreaterThanOrEqual(1);
+      expect(moving(seenCounts).length).toBeGreaterThanOrEqual(1);
+      expect(urlRows.has(100)).toBe(true);
+      await expect.poll(() => row.locator('td').nth(2).textContent(), { timeout: 15_000 }).toBe('3000');
+      // Once done, nothing more is fetched for the list.
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
+      const settled = urlRequests.length;
+      await new Promise((resolve) => setTimeout(resolve, 5_000));
+      expect(urlRequests.length).toBe(settled);
+    } finally {
+      await slow.close();
+    }
+  });
+
+  it('streams 50,000 URLs to disk as NDJSON and CSV through a signed link, and shows each error next to its control', { timeout: 240_000 }, async () => {
+    await admin.query(`INSERT INTO ${schema}.sites (site_id, root_url, created_at) VALUES ('big', 'https://big.example/', now())`);
+    await admin.query(
+      `INSERT INTO ${schema}.urls (site_id, url, source_sitemap, path_prefix, first_seen_at, last_seen_at, sitemap_synced_at, changed_at, last_sync_id)
+       SELECT 'big', 'https://big.example/' || (CASE WHEN n % 2 = 0 THEN 'blog' ELSE 'docs' END) || '/p-' || lpad(n::text, 5, '0'),
+              'https://big.example/sitemap.xml', CASE WHEN n % 2 = 0 THEN '/blog/' ELSE '/docs/' END, now(), now(), now(), now(), 'seed'
+       FROM generate_series(0, 49999) n`,
+    );
+    await page.reload();
+    await openSite('big');
+    const fetches: string[] = [];
+    page.on('request', (request) => {
+      if (['fetch', 'xhr'].includes(request.resourceType()) && /\/urls\?.*(format=|download=)/.test(request.url())) fetches.push(request.url());
+    });
+    const downloadFile = async (name: string) => {
+      const [download] = await Promise.all([page.waitForEvent('download', { timeout: 60_000 }), page.getByRole('button', { name, exact: true }).click()]);
+      expect(await download.failure()).toBeNull();
+      return { url: download.url(), suggested: download.suggestedFilename(), text: await readFile((await download.path())!, 'utf8') };
+    };
+
+    const heap = () => page.evaluate(() => (performance as unknown as { memory: { usedJSHeapSize: number } }).memory.usedJSHeapSize);
+    const heapBefore = await heap();
+    const ndjson = await downloadFile('Download NDJSON');
+    const heapGrowth = (await heap()) - heapBefore;
+    // The file is about 15 MB; a tab that fetched it would hold it at least once (twice as a string).
+    expect(ndjson.text.length).toBeGreaterThan(10_000_000);
+    expect(heapGrowth).toBeLessThan(ndjson.text.length / 10);
+    // A navigation to the API's stream, not a blob the tab built; the link carries a signed token, never the API token.
+    expect(ndjson.url).toMatch(new RegExp(`^${serve.origin}/api/factory/sites/big/urls\\?format=ndjson&download=1&downloadToken=\\d+\\.`));
+    expect(ndjson.url).not.toContain(TOKEN);
+    expect(ndjson.suggested).toBe('big-urls.ndjson');
+    const lines = ndjson.text.split('\n').filter(Boolean);
+    expect(lines).toHaveLength(50_000);
+    expect(new Set(lines.map((line) => (JSON.parse(line) as { url: string }).url)).size).toBe(50_000);
+
+    const csv = await downloadFile('Download CSV');
+    const csvLines = csv.text.trimEnd().split('\n');
+    expect(csvLines[0]).toBe('url,sitemapLastmod,changefreq,priority,locale,pathPrefix,firstSeenAt,lastSeenAt,changedAt,removedAt');
+    expect(csvLines).toHaveLength(50_001);
+    expect(csvLines[1]).toMatch(/^https:\/\/big\.example\/blog\/p-00000,,,,,\/blog\/,/);
+    expect(fetches).toEqual([]);
+
+    // The link opens only its own site's export, and nothing opens without it.
+    const token = new URL(csv.url).searchParams.get('downloadToken');
+    expect((await fetch(`${serve.origin}/api/factory/sites/big/urls?format=csv&download=1`)).status).toBe(401);
+    expect((await fetch(`${serve.origin}/api/factory/sites/e2e/urls?format=csv&download=1&downloadToken=${token}`)).status).toBe(401);
+    expect((await fetch(`${serve.origin}/api/factory/sites/big/syncs?downloadToken=${token}`)).status).toBe(401);
+
+    // A refused download shows next to the download buttons, not in the banner; the next good one clears it.
+    const downloadError = page.locator('#download-error');
+    const near = async (error: string, control: string) => {
+      const [box, target] = await Promise.all([page.locator(error).boundingBox(), page.getByRole('button', { name: control, exact: true }).boundingBox()]);
+      return box !== null && target !== null && Math.abs(box.y - (target.y + target.height)) < 60;
+    };
+    await page.getByLabel('Path group', { exact: true }).fill('blog');
+    await page.getByRole('button', { name: 'Download CSV', exact: true }).click();
+    await expect.poll(() => downloadError.textContent(), { timeout: 15_000 }).toContain('Download failed: prefix');
+    expect(await near('#download-error', 'Download CSV')).toBe(true);
+    expect(await page.getByRole('alert').count()).toBe(0);
+    await page.getByLabel('Path group', { exact: true }).fill('/blog/');
+    const blog = await downloadFile('Download CSV');
+    expect(blog.text.trimEnd().split('\n')).toHaveLength(25_001);
+    expect(await downloadError.isHidden()).toBe(true);
+
+    // A start refused (a sync started elsewhere runs): next to the Sync button; a later good start clears it.
+    site.delayMs = 1_000;
+    const running = await api<{ syncId: string; state: string }>('/api/factory/sites/e2e/sync', { budgetMs: 50 });
+    expect(running.state).toBe('running');
+    await openSite('e2e');
+    await expect.poll(() => page.getByRole('status').textContent(), { timeout: 15_000 }).toContain(': running ');
+    await api('/api/factory/sites/e2e/sync/stop', {});
+    // This page still advances the sync it found; its stop shows, then a start from here is refused by another's.
+    await expect.poll(() => page.getByRole('status').textContent(), { timeout: 60_000 }).toMatch(/: stopped /);
+    await api('/api/factory/sites/e2e/sync', { budgetMs: 50 });
+    const syncError = page.locator('#sync-error');
+    await page.getByRole('button', { name: 'Sync Sitemap', exact: true }).click();
+    await expect.poll(() => syncError.textContent(), { timeout: 15_000 }).toContain('Sync failed to start: site e2e has a running sync');
+    expect(await near('#sync-error', 'Sync Sitemap')).toBe(true);
+    expect(await page.getByRole('alert').count()).toBe(0);
+    await api('/api/factory/sites/e2e/sync/stop', {});
+    site.delayMs = 0;
+    await page.getByRole('button', { name: 'Sync Sitemap', exact: true }).click();
+    await expect.poll(() => syncError.textContent(), { timeout: 30_000 }).toBe('');
+    expect(await syncError.isHidden()).toBe(true);
+    await expect.poll(() => page.getByRole('status').textContent(), { timeout: 180_000, interval: 500 }).toMatch(/: done /);
+
+    // Adding a site whose id is taken: next to Add site; a free id adds it and clears the error.
+    await page.getByLabel('Root URL', { exact: true }).fill(site.rootUrl);
+    await page.getByLabel('Site id (optional)').fill('big');
+    await page.getByRole('button', { name: 'Estimate', exact: true }).click();
+    await expect.poll(() => page.locator('#estimate-figures').textContent(), { timeout: 60_000 }).toContain('Sub-sitemaps');
+    await page.getByRole('button', { name: 'Add site' }).click();
+    const addError = page.locator('#add-error');
+    await expect.poll(() => addError.textContent(), { timeout: 15_000 }).toContain('Adding the site failed:');
+    expect(await near('#add-error', 'Add site')).toBe(true);
+    expect(await page.getByRole('alert').count()).toBe(0);
+    await page.getByLabel('Site id (optional)').fill('big-two');
+    await page.getByRole('button', { name: 'Add site' }).click();
+    await expect.poll(() => page.locator('#site-title').textContent(), { timeout: 30_000 }).toBe('Site big-two');
+    expect(await addError.isHidden()).toBe(true);
+    await page.screenshot({ path: '.tmp/console-e2e-errors.png', fullPage: true });
   });
 });

@@ -1,0 +1,30 @@
+// CSV export lines: RFC 4180 quoting for commas, quotes and line breaks; nulls as empty fields.
+import { describe, expect, it } from 'vitest';
+import type { UrlRow } from '../schemas.js';
+import { URL_CSV_HEADER, urlCsvLine } from '../url-csv.js';
+
+const row: UrlRow = {
+  url: 'https://example.com/a,b?q="x"',
+  sitemapLastmod: '2026-01-01',
+  changefreq: 'weekly',
+  priority: 0.5,
+  sourceSitemap: 'https://example.com/sitemap.xml',
+  locale: null,
+  pathPrefix: '/',
+  firstSeenAt: '2026-01-02T00:00:00.000Z',
+  lastSeenAt: '2026-01-03T00:00:00.000Z',
+  sitemapSyncedAt: '2026-01-03T00:00:00.000Z',
+  changedAt: '2026-01-02T00:00:00.000Z',
+  removedAt: null,
+  lastSyncId: 'sync-1',
+};
+
+describe('URL CSV', () => {
+  it('names its columns once and quotes what needs it', () => {
+    expect(URL_CSV_HEADER).toBe('url,sitemapLastmod,changefreq,priority,locale,pathPrefix,firstSeenAt,lastSeenAt,changedAt,removedAt\n');
+    expect(urlCsvLine(row)).toBe(
+      '"https://example.com/a,b?q=""x""",2026-01-01,weekly,0.5,,/,2026-01-02T00:00:00.000Z,2026-01-03T00:00:00.000Z,2026-01-02T00:00:00.000Z,\n',
+    );
+    expect(urlCsvLine({ ...row, url: 'https://example.com/line\nbreak' })).toMatch(/^"https:\/\/example\.com\/line\nbreak",/);
+  });
+});
