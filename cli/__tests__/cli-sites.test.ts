@@ -29,7 +29,7 @@ describe('crawler-factory sites', () => {
     expect(credentials.stderr).toContain('invalid_url: a root URL must not hold credentials (user:password@): credentials are never sent to a site');
     const empty = await runMain(['sync', 'http:///etc/passwd'], { env });
     expect(empty.code).toBe(2);
-    expect(empty.stderr).toContain('invalid_url: a root URL needs a host');
+    expect(empty.stderr).toContain('invalid_url: no host after http:');
     const metadata = await runMain(['sync', 'http://169.254.169.254/', '--allow-private'], { env });
     expect(metadata.code).toBe(1);
     expect(metadata.stderr).toContain('blocked_ssrf');

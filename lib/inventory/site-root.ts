@@ -1,26 +1,21 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { parseRootUrl } from '../factory/discovery/discovery.js';
 import { FactoryError } from '../core/errors.js';
 import { assertHostAllowed } from '../factory/fetch/index.js';
+import { parseSiteUrl } from '../factory/url/site-url.js';
 import type { NetPolicy } from '../core/limits.js';
 
 /** How long the DNS part of the check may take: a name that does not answer in time is left to the sync's own checks. */
 const DNS_CHECK_MS = 3_000;
 
-// WHATWG URL parsing "repairs" `http:///etc/passwd` into host `etc`: the authority is checked on the text itself.
-const HAS_AUTHORITY = /^[a-z][a-z0-9+.-]*:\/\/[^/?#\\]/i;
-
 /**
- * Checks a site's root URL as a sync of it would be checked, before it is stored: an absolute http(s) URL with a host
- * (`invalid_url`), no credentials (`invalid_url`: they would never be sent), and a host the deployment's network policy
- * lets a sync fetch when `net` is given (`blocked_ssrf`, with DNS: a metadata or private root is refused now, not at its
- * first sync).
+ * Checks a site's root URL as a sync of it would be checked, before it is stored: an absolute http(s) URL with a
+ * written, non-single-label host (`invalid_url`, `parseSiteUrl`), no credentials (`invalid_url`: they would never be
+ * sent), and a host the deployment's network policy lets a sync fetch when `net` is given (`blocked_ssrf`, with DNS: a
+ * metadata or private root is refused now, not at its first sync).
  */
 export async function checkSiteRoot(rootUrl: string, net?: NetPolicy): Promise<URL> {
-  const root = parseRootUrl(rootUrl);
-  if (!HAS_AUTHORITY.test(rootUrl.trim()) || root.hostname === '') {
-    throw new FactoryError('invalid_url', 'a root URL needs a host: scheme://host/...', { url: rootUrl });
-  }
+  // The engine's one check of a user's URL: a written host (`http:///etc/passwd` is refused), no single-label name.
+  const root = parseSiteUrl(rootUrl, net ?? {});
   if (root.username !== '' || root.password !== '') {
     // The URL is not echoed: it holds a password.
     throw new FactoryError('invalid_url', 'a root URL must not hold credentials (user:password@): credentials are never sent to a site');
