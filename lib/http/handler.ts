@@ -30,16 +30,20 @@ function corsFor(request: Request): Record<string, string> {
 }
 
 /**
- * Runs a route's body with the service context after auth; every failure becomes the contract's JSON error,
+ * Runs a route's body with the service context after auth (the API token's, unless the route has its own); every failure becomes the contract's JSON error,
  * and every answer carries the CORS headers the configuration allows. Every route goes through here.
  */
-export async function handle(request: Request, route: (context: ServiceContext) => Promise<Response>): Promise<Response> {
+export async function handle(
+  request: Request,
+  route: (context: ServiceContext) => Promise<Response>,
+  authorize: (request: Request, config: ServiceContext['config']) => void = assertAuthorized,
+): Promise<Response> {
   const startedAt = Date.now();
   const path = new URL(request.url).pathname;
   let response: Response;
   try {
     const context = serviceContext();
-    assertAuthorized(request, context.config);
+    authorize(request, context.config);
     response = await route(context);
     if (requestLogging) log.info({ event: 'request', method: request.method, path, status: response.status, ms: Date.now() - startedAt }, 'request served');
   } catch (error) {
