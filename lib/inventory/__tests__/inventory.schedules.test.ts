@@ -1,6 +1,7 @@
 // Schedules on a real Postgres (a schema of its own) with a real loopback site: a schedule sets the next sync one
 // interval (plus at most 10% jitter) on, due sites start by themselves exactly once even with two ticks from two
-// connection pools at once, at most `perHost` syncs of one host run at once, and a sync's end moves the next one on.
+// connection pools at once, at most `perHost` syncs of one host run at once, and a sync's end moves the next one on;
+// the same start-once and move-on on an in-memory PGlite.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { MemoryJobStore } from '../../store/memory-job-store.js';
@@ -9,7 +10,8 @@ import { startDueSyncs } from '../due-syncs.js';
 import { formatSchedule, ScheduleSchema } from '../schedule.js';
 import { createSite, getSite, setSiteSchedule, updateSite } from '../sites.js';
 import type { SyncRuntime } from '../sync-driver.js';
-import { LOOPBACK_NET, openPostgresTestDb, startMutableSite, syncToEnd, type MutableSite, type TestDb } from './inventory-fixtures.js';
+import { openInventoryDb } from '../open-db.js';
+import { LOOPBACK_NET, openPostgresTestDb, PGLITE_START_MS, startMutableSite, syncToEnd, type MutableSite, type TestDb } from './inventory-fixtures.js';
 
 const MINUTE = 60_000;
 
@@ -129,5 +131,35 @@ describe('scheduled syncs on postgres', () => {
     const finished = Date.parse(done.finishedAt ?? 'null');
     expect(next).toBeGreaterThanOrEqual(finished + 15 * MINUTE - 1_000);
     expect(next).toBeLessThanOrEqual(finished + 16.5 * MINUTE + 1_000);
+  });
+});
+
+// PGlite is one session, where the tick's advisory lock is re-entrant: the in-process guard keeps two ticks apart there.
+describe('scheduled syncs on pglite', () => {
+  let db: InventoryDb;
+  let site: MutableSite;
+  const store = new MemoryJobStore();
+
+  beforeAll(async () => {
+    db = await openInventoryDb({ dataDir: null });
+    site = await startMutableSite(30);
+  }, PGLITE_START_MS);
+  afterAll(async () => {
+    await db?.close();
+    await site?.close();
+  });
+
+  it('starts a due site once with two ticks at once, and moves its next sync on when the sync ends', { timeout: 120_000 }, async () => {
+    const runtime: SyncRuntime = { db, store, net: LOOPBACK_NET };
+    await createSite(db, { rootUrl: site.rootUrl, siteId: 'lite', schedule: '30m' }, LOOPBACK_NET);
+    await db.query(`UPDATE sites SET next_sync_at = now() - interval '1 second' WHERE site_id = 'lite'`);
+    const [a, b] = await Promise.all([startDueSyncs(runtime), startDueSyncs(runtime)]);
+    const started = [...a.started, ...b.started];
+    expect(started.map((one) => one.siteId)).toEqual(['lite']);
+    const done = await syncToEnd(runtime, started[0]?.syncId ?? '');
+    expect(done).toMatchObject({ state: 'done', new: 30 });
+    const next = Date.parse((await getSite(db, 'lite')).nextSyncAt ?? 'null');
+    expect(next - Date.parse(done.finishedAt ?? 'null')).toBeGreaterThanOrEqual(30 * MINUTE - 1_000);
+    expect(await startDueSyncs(runtime)).toEqual({ started: [], failed: [], skipped: 0 });
   });
 });
