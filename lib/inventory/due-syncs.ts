@@ -16,7 +16,10 @@ export interface DueSyncLimits {
 /** Defaults of a tick: enough for thousands of sites per hour at one tick every 5 minutes, and gentle on each host. */
 export const DEFAULT_DUE_SYNC_LIMITS: DueSyncLimits = { limit: 50, perHost: 2 };
 
-/** What a tick did: syncs started (site and sync ids), sites whose start failed, and due sites left for a later tick. */
+/**
+ * What a tick did: syncs started (site and sync ids), sites whose start failed (tried again 5 minutes on, unless a sync
+ * of theirs was already running), and due sites left for a later tick.
+ */
 export interface DueSyncsResult {
   started: Array<{ siteId: string; syncId: string }>;
   failed: Array<{ siteId: string; kind: string; message: string }>;
@@ -70,12 +73,16 @@ async function countDue(db: InventoryDb): Promise<number> {
 }
 
 async function startClaimed(runtime: SyncRuntime, siteIds: string[], result: DueSyncsResult): Promise<void> {
+  const { db } = runtime;
   for (const siteId of siteIds) {
     try {
       result.started.push({ siteId, syncId: (await startSync(runtime, siteId)).syncId });
     } catch (error) {
-      // A start that fails (the store down, a manual sync that won the race) waits for the site's next due time.
       const kind = isFactoryError(error) ? error.kind : 'internal';
+      // A manual sync that won the race moves the next sync on when it ends; any other failure (the job store down)
+      // is tried again soon rather than a whole interval later.
+      if (kind !== 'conflict')
+        await db.query(`UPDATE sites SET next_sync_at = now() + interval '5 minutes' WHERE site_id = $1 AND schedule_ms IS NOT NULL`, [siteId]);
       const message = error instanceof Error ? error.message : String(error);
       log.warn({ event: 'scheduled_sync_not_started', siteId, kind, err: error }, 'a due sync could not start');
       result.failed.push({ siteId, kind, message });

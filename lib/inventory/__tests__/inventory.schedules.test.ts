@@ -4,7 +4,9 @@
 // the same start-once and move-on on an in-memory PGlite.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { startTestRedis } from '../../../test/helpers/redis-server.js';
 import { MemoryJobStore } from '../../store/memory-job-store.js';
+import { connectRedisJobStore } from '../../store/open-job-store.js';
 import type { InventoryDb } from '../db.js';
 import { startDueSyncs } from '../due-syncs.js';
 import { formatSchedule, ScheduleSchema } from '../schedule.js';
@@ -116,6 +118,25 @@ describe('scheduled syncs on postgres', () => {
     await makeDue(['sched-host-0']);
     expect(await startDueSyncs(runtime(test.db), { limit: 50, perHost: 2 })).toMatchObject({ started: [], skipped: 4 });
     expect(await running()).toEqual(['sched-host-0', 'sched-host-1']);
+  });
+
+  it('tries a site whose start failed (its job store down) again 5 minutes on, not a whole interval later', { timeout: 30_000 }, async () => {
+    const redis = await startTestRedis();
+    expect(redis.external).toBe(false);
+    const downStore = await connectRedisJobStore(redis.url);
+    try {
+      await redis.stop();
+      await createSite(test.db, { rootUrl: site.rootUrl, siteId: 'sched-store-down', schedule: '24h' }, LOOPBACK_NET);
+      await makeDue(['sched-store-down']);
+      const result = await startDueSyncs({ db: test.db, store: downStore, net: LOOPBACK_NET }, { limit: 50, perHost: 10 });
+      expect(result.started).toEqual([]);
+      expect(result.failed).toMatchObject([{ siteId: 'sched-store-down', kind: 'store_unavailable' }]);
+      const inMs = (await nextSyncMs('sched-store-down')) - Date.now();
+      expect(inMs).toBeGreaterThan(4 * MINUTE);
+      expect(inMs).toBeLessThan(6 * MINUTE);
+    } finally {
+      await downStore.close().catch(() => undefined);
+    }
   });
 
   it('moves the next sync one interval on from the end of a sync of the site', async () => {
