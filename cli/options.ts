@@ -3,6 +3,7 @@ import { proxyFromEnv } from '../lib/factory/fetch/proxy.js';
 import { parseResolveEntry, REFUSED_HEADERS, type NetPolicy, type WalkOptionsInput } from '../lib/core/limits.js';
 import type { FilterOptionsInput } from '../lib/factory/filter/index.js';
 import { UsageError } from './io.js';
+import { ScheduleSchema } from '../lib/inventory/schedule.js';
 
 /** Values of the network and filter flags as commander hands them over. */
 export interface CommonFlags {
@@ -30,6 +31,14 @@ export interface CommonFlags {
   since?: string;
   requireLastmod?: boolean;
   scope?: 'all' | 'domain' | 'host';
+}
+
+/** `--schedule 24h|off` checked as the API checks it (a usage error otherwise), kept as written; undefined when absent. */
+export function scheduleFlag(value: string | undefined): string | undefined {
+  if (value === undefined) return undefined;
+  const parsed = ScheduleSchema.safeParse(value);
+  if (!parsed.success) throw new UsageError(`--schedule: ${parsed.error.issues[0]?.message ?? 'invalid'}, not "${value}"`);
+  return value;
 }
 
 /** A whole number flag (`--concurrency 4`), or undefined when absent. */

@@ -113,11 +113,13 @@ function registerCommands(program: Command, run: (action: () => Promise<Action>)
     )
     .option('--resume <syncId>', 'continue an existing sync, with the settings it started with (flags given again override them)')
     .option('--full', "read every sitemap whole instead of re-syncing from the last done sync's validators")
-    .option('--budget <ms>', 'time budget per slice, at least 250 (default 10000)');
+    .option('--budget <ms>', 'time budget per slice, at least 250 (default 10000)')
+    .option('--schedule <interval>', "the site's schedule: sync it again every 30m, 6h, 24h, 7d (at least 15m), or off");
   addNetworkOptions(sync).addHelpText(
     'after',
     examples([
       'crawler-factory sync https://www.example.com/ --site example',
+      'crawler-factory sync https://www.example.com/ --site example --schedule 24h',
       'DATABASE_URL=postgres://127.0.0.1/test REDIS_URL=redis://127.0.0.1:6379 crawler-factory sync --resume <syncId>',
     ]),
   );
@@ -152,13 +154,18 @@ function registerCommands(program: Command, run: (action: () => Promise<Action>)
     .option('--path-prefix <group>', 'sub-tree: keep this path group, "/" or "/name/" (repeatable; with --locale replaces the filter)', collect)
     .option('--locale <tag>', 'sub-tree: keep this locale (repeatable)', collect)
     .option('--unset <option>', 'remove an option: maxUrls, maxDepth, concurrency, timeoutMs, userAgent, filter, ... (repeatable)', collect)
+    .option('--schedule <interval>', 'sync by itself every 30m, 6h, 24h, 7d (at least 15m), or off (allowed while a sync runs)')
     .option('--allow-private', 'a new root may be loopback or private')
     .option('--allow-host <host[:port]>', 'a new root may be this private host (repeatable)', collect)
     .option('--resolve <host:port:addr>', 'static DNS override (repeatable)', collect)
     .action(sitesAction('set'));
   sitesSet.addHelpText(
     'after',
-    examples(['crawler-factory sites set shop --path-prefix /blog/ --locale en-us --max-urls 100000', 'crawler-factory sites set shop --unset filter']),
+    examples([
+      'crawler-factory sites set shop --path-prefix /blog/ --locale en-us --max-urls 100000',
+      'crawler-factory sites set shop --unset filter',
+      'crawler-factory sites set shop --schedule 24h',
+    ]),
   );
   sites.addHelpText(
     'after',

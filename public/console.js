@@ -1,6 +1,6 @@
 // The ops console: plain ES module, no build, no CDN. Talks to /api/factory/* with the bearer token kept in sessionStorage.
 import { watchHealth } from './health.js';
-import { createSiteList } from './site-list.js';
+import { createSiteList, shortTime } from './site-list.js';
 
 const $ = (selector) => document.querySelector(selector);
 const TOKEN_KEY = 'crawler-factory-token';
@@ -359,6 +359,29 @@ async function download(format) {
   }
 }
 
+// The select shows the site's schedule; one set elsewhere (the CLI: `90m`) gets an option of its own.
+function renderSchedule(site) {
+  const select = $('#schedule');
+  if (![...select.options].some((option) => option.value === site.schedule)) {
+    const option = document.createElement('option');
+    option.value = site.schedule;
+    option.textContent = `every ${site.schedule}`;
+    select.append(option);
+  }
+  select.value = site.schedule;
+  $('#next-sync').textContent = site.nextSyncAt ? `Next sync ${shortTime(site.nextSyncAt)}` : 'No scheduled sync';
+}
+
+async function onScheduleChange() {
+  try {
+    renderSchedule(await api(sitePath(), { method: 'PATCH', body: { schedule: $('#schedule').value } }));
+    showError(null);
+    await loadSites();
+  } catch (error) {
+    showError(`Setting the schedule failed: ${error.message}`);
+  }
+}
+
 async function openSite(siteId) {
   state.siteId = siteId;
   $('#site-title').textContent = `Site ${siteId}`;
@@ -367,6 +390,7 @@ async function openSite(siteId) {
   // The errors of another site's sync or download are not this site's.
   showErrorAt('sync', null);
   showErrorAt('download', null);
+  renderSchedule(await api(sitePath()));
   const syncs = await loadSyncs();
   if (state.siteId !== siteId) return;
   // A Sync clicked while the site was opening renders its own status, failures and progress.
@@ -397,6 +421,8 @@ function wire() {
     .forEach((radio) => radio.addEventListener('change', () => ($('#subtree').hidden = chosenFilter() === undefined)));
   $('#sync-button').addEventListener('click', onSync);
   $('#stop-button').addEventListener('click', onStop);
+  $('#schedule').addEventListener('change', () => void onScheduleChange());
+  $('#schedule-form').addEventListener('submit', (event) => event.preventDefault());
   $('#url-filters').addEventListener('submit', (event) => {
     event.preventDefault();
     void loadUrls(null).then(

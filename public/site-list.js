@@ -2,6 +2,17 @@
 const PAGE_SIZE = 50;
 const SEARCH_DELAY_MS = 300;
 
+/** `2026-12-03T10:05:00.000Z` -> `2026-12-03 10:05 UTC`: one time zone for every operator. */
+export function shortTime(iso) {
+  return `${iso.slice(0, 16).replace('T', ' ')} UTC`;
+}
+
+/** A site's schedule and its next sync, for the list: `24h, next 2026-12-03 10:05 UTC`, or `off`. */
+export function scheduleText(site) {
+  const schedule = site.schedule ?? 'off';
+  return schedule === 'off' || !site.nextSyncAt ? schedule : `${schedule}, next ${shortTime(site.nextSyncAt)}`;
+}
+
 /**
  * Wires #site-search, #sites-table, #sites-prev, #sites-next and #sites-range. `api` calls the API, `cell` and
  * `button` build the table, `onOpen(siteId)` opens a site, `onError(message)` shows a failure. `reload()` shows the
@@ -17,6 +28,7 @@ export function createSiteList({ api, cell, button, onOpen, onError }) {
       ...sites.map((site) => {
         const tr = document.createElement('tr');
         tr.append(cell(site.siteId), cell(site.rootUrl, 'url'), cell(String(site.urlCount)), cell(site.lastSync ? site.lastSync.state : 'never'));
+        tr.append(cell(scheduleText(site)));
         const td = document.createElement('td');
         td.append(button('Open', () => onOpen(site.siteId), `Open ${site.siteId}`));
         tr.append(td);

@@ -3,7 +3,7 @@
 // Run by scripts/vercel-build-check.sh:
 //   node scripts/vercel-output-check.mjs <project dir> <vercel CLI dir> <scratch dir>
 // Checks:
-//   - exactly the expected functions (api/factory/{estimate,discover,health,sites}.func), runtime nodejs24.x, maxDuration as in
+//   - exactly the expected functions (api/factory/{cron,estimate,discover,health,sites}.func), runtime nodejs24.x, maxDuration as in
 //     vercel.json, handler file present; no test or helper became a function; no test file inside a function;
 //   - .vercel/output/static holds no source (.ts), tsconfig, package.json or lib/ file;
 //   - each function, copied alone to a directory with no node_modules above it, is loaded twice:
@@ -17,7 +17,7 @@ import { createServer } from 'node:http';
 import { dirname, join, relative, sep } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
-const EXPECTED_FUNCTIONS = ['api/factory/discover', 'api/factory/estimate', 'api/factory/health', 'api/factory/sites'];
+const EXPECTED_FUNCTIONS = ['api/factory/cron', 'api/factory/discover', 'api/factory/estimate', 'api/factory/health', 'api/factory/sites'];
 // A closed loopback port: health must answer 503 naming the database, which proves the function runs without Postgres.
 const UNREACHABLE_DATABASE_URL = 'postgres://check@127.0.0.1:9/none';
 const RUNTIME = 'nodejs24.x';
@@ -118,6 +118,8 @@ function requestsFor(handler, site) {
   // A malformed site id is refused before the database is opened: the check needs no Postgres.
   if (handler.includes('sites')) return [{ method: 'GET', path: '/api/factory/sites/Bad!Id/syncs', status: 400 }];
   if (handler.includes('health')) return [{ method: 'GET', path: '/api/factory/health', status: 503 }];
+  // Without CRON_SECRET and off Vercel the tick is open (no API token here): it reaches the unreachable database, 503.
+  if (handler.includes('cron')) return [{ method: 'GET', path: '/api/factory/cron', status: 503 }];
   return [
     { method: 'GET', path: '/api/factory/discover?jobId=*', status: 400 },
     { ...post('/api/factory/discover', { rootUrl: site.rootUrl, budgetMs: 10_000 }), status: 201 },
@@ -175,10 +177,20 @@ async function callThroughLauncher(dir, config, options) {
   }
 }
 
+/** On Vercel the cron route needs CRON_SECRET: without it 500 `config`; with it, a call without the secret is 401. */
+async function checkCronGuard(dir, config) {
+  const onVercel = { ...process.env, VERCEL: '1', FACTORY_API_TOKEN: 'check-token' };
+  const unsigned = [{ method: 'GET', path: '/api/factory/cron', headers: { authorization: 'Bearer check-token' }, status: 500 }];
+  await callThroughLauncher(dir, config, { label: 'launcher VERCEL=1', env: onVercel, requests: unsigned });
+  const signed = [{ method: 'GET', path: '/api/factory/cron', headers: { authorization: 'Bearer check-token' }, status: 401 }];
+  await callThroughLauncher(dir, config, { label: 'launcher VERCEL=1 CRON_SECRET', env: { ...onVercel, CRON_SECRET: 'check-secret' }, requests: signed });
+}
+
 async function callFunction(name, config, site) {
   const dir = await isolate(name);
   await callDirectly(dir, config, site);
   await callThroughLauncher(dir, config, { label: 'launcher', env: process.env, requests: requestsFor(config.handler, site) });
+  if (config.handler.includes('cron')) await checkCronGuard(dir, config);
   if (!config.handler.includes('discover')) return;
   const env = { ...process.env, VERCEL: '1', FACTORY_API_TOKEN: 'check-token' };
   await callThroughLauncher(dir, config, { label: 'launcher VERCEL=1', env, requests: guardedRequests('check-token') });
@@ -189,7 +201,7 @@ async function main() {
   await checkStatic();
   const site = await startTinySite();
   Object.assign(process.env, { FACTORY_ALLOW_HOSTS: site.host, LOG_LEVEL: 'warn', DATABASE_URL: UNREACHABLE_DATABASE_URL });
-  for (const key of ['REDIS_URL', 'UPSTASH_REDIS_REST_URL', 'UPSTASH_REDIS_REST_TOKEN', 'FACTORY_API_TOKEN', 'VERCEL']) delete process.env[key];
+  for (const key of ['REDIS_URL', 'UPSTASH_REDIS_REST_URL', 'UPSTASH_REDIS_REST_TOKEN', 'FACTORY_API_TOKEN', 'VERCEL', 'CRON_SECRET']) delete process.env[key];
   try {
     for (const [name, config] of Object.entries(configs)) await callFunction(name, config, site);
   } finally {

@@ -70,6 +70,29 @@ describe('crawler-factory sites', () => {
     expect(again.stderr).toContain('not_found: no site shop');
   });
 
+  it('sets a schedule with sync --schedule when it adds the site and with sites set --schedule, and refuses one under 15m', { timeout: 90_000 }, async () => {
+    const sync = await runMain(['sync', site.rootUrl, '--site', 'daily', '--schedule', '24h', '--allow-private', '--quiet'], { env });
+    expect(sync.code).toBe(0);
+    const finished = Date.parse((JSON.parse(sync.stdout) as { finishedAt: string }).finishedAt);
+    const [daily] = (await admin.query(`SELECT schedule_ms::bigint AS ms, next_sync_at AS next FROM ${schema}.sites WHERE site_id = 'daily'`)).rows as Array<{
+      ms: string;
+      next: Date;
+    }>;
+    expect(Number(daily?.ms)).toBe(86_400_000);
+    // Moved on from the sync's end, with at most 10% jitter.
+    expect(daily!.next.getTime() - finished).toBeGreaterThanOrEqual(86_400_000 - 1_000);
+    expect(daily!.next.getTime() - finished).toBeLessThanOrEqual(95_040_000 + 1_000);
+    const set = await runCli(['sites', 'set', 'daily', '--schedule', '30m'], env);
+    expect(set.code).toBe(0);
+    expect(JSON.parse(set.stdout)).toMatchObject({ siteId: 'daily', schedule: '30m', nextSyncAt: expect.any(String) });
+    const off = await runMain(['sites', 'set', 'daily', '--schedule', 'off'], { env });
+    expect(JSON.parse(off.stdout)).toMatchObject({ schedule: 'off', nextSyncAt: null });
+    const tooOften = await runMain(['sites', 'set', 'daily', '--schedule', '5m'], { env });
+    expect(tooOften.code).toBe(2);
+    expect(tooOften.stderr).toContain('--schedule: schedule must be at least 15m');
+    expect((await runMain(['sites', 'rm', 'daily'], { env })).code).toBe(0);
+  });
+
   it('refuses a busy port for serve as a usage error naming it', async () => {
     const holder = createServer();
     await new Promise<void>((ready) => holder.listen(0, '127.0.0.1', ready));

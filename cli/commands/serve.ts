@@ -2,6 +2,7 @@ import { fileURLToPath } from 'node:url';
 import { factoryConfig, inMemoryStoreWarning } from '../../lib/config/factory-config.js';
 import { enableBackgroundSyncs, resumeRunningSyncs } from '../../lib/http/background-syncs.js';
 import { resetInventoryDb } from '../../lib/http/inventory-context.js';
+import { startScheduleTimer } from '../../lib/http/schedule-timer.js';
 import { checkListenAddress } from '../../lib/http/listen-policy.js';
 import { accessLog, startLocalApiServer } from '../../lib/http/local-server.js';
 import { resetServiceStore } from '../../lib/http/service.js';
@@ -47,7 +48,8 @@ function exportDbFlag(flags: ServeFlags, env: NodeJS.ProcessEnv): string {
 
 /**
  * `crawler-factory serve [--port N] [--host H]`: the api/ handlers and the ops console on a local HTTP server.
- * It advances the syncs it starts in the background. SIGINT/SIGTERM abort running slices (they commit what they read and release their leases), then exit 0.
+ * It advances the syncs it starts in the background, and starts scheduled syncs when they fall due (every 30 s).
+ * SIGINT/SIGTERM abort running slices (they commit what they read and release their leases), then exit 0.
  */
 export async function serveCommand(_args: string[], flags: ServeFlags, io: Io): Promise<number> {
   const port = intFlag('port', flags.port, 0, 65_535) ?? 3000;
@@ -73,6 +75,8 @@ export async function serveCommand(_args: string[], flags: ServeFlags, io: Io): 
     throw error;
   });
   if (resumed.length > 0) io.stderr.write(`resumed ${resumed.length} running sync(s): ${resumed.join(', ')}\n`);
+  // Scheduled syncs start by themselves here, as the cron route starts them on Vercel.
+  const schedules = startScheduleTimer(io.env);
   io.stderr.write(
     `serving ${server.routes.join(', ')} on ${server.origin}\nops console: ${server.origin}/\ninventory: ${inventory} (this process holds it from its first use until it stops)\n`,
   );
@@ -81,6 +85,7 @@ export async function serveCommand(_args: string[], flags: ServeFlags, io: Io): 
     process.once('SIGTERM', stop);
   });
   await server.shutdown();
+  await schedules.stop();
   await background.stop();
   // The handlers' cached store (a Redis connection) and database would otherwise hold the process open.
   await resetServiceStore();

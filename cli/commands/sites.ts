@@ -1,5 +1,5 @@
 import { UsageError, type Io } from '../io.js';
-import { intFlag, netPolicyFrom } from '../options.js';
+import { intFlag, netPolicyFrom, scheduleFlag } from '../options.js';
 import type { InventoryDb } from '../../lib/inventory/db.js';
 import { databaseUrlFrom } from '../../lib/inventory/db-errors.js';
 import { openInventoryDb, DEFAULT_DB_DIR } from '../../lib/inventory/open-db.js';
@@ -19,6 +19,7 @@ export interface SitesFlags {
   pathPrefix?: string[];
   locale?: string[];
   unset?: string[];
+  schedule?: string;
   allowPrivate?: boolean;
   allowHost?: string[];
   resolve?: string[];
@@ -68,7 +69,8 @@ async function withDb<T>(flags: SitesFlags, io: Io, work: (db: InventoryDb) => P
 /**
  * `crawler-factory sites list` (one site a line, NDJSON), `sites rm <siteId>` and `sites set <siteId> [flags]` (the
  * result as JSON) over the inventory (DATABASE_URL, else PGlite in --db DIR), with the HTTP API's rules: a site with a
- * running sync is neither changed nor removed (exit 1, `conflict`), a new root is checked with the network flags.
+ * running sync is neither changed nor removed (exit 1, `conflict`; `--schedule` alone may change), a new root is
+ * checked with the network flags.
  */
 export async function sitesCommand(positionals: string[], flags: SitesFlags, io: Io): Promise<number> {
   const [action, id, ...extra] = positionals;
@@ -85,7 +87,12 @@ export async function sitesCommand(positionals: string[], flags: SitesFlags, io:
     io.stdout.write(`${JSON.stringify(await withDb(flags, io, (db) => deleteSite(db, siteId)))}\n`);
     return 0;
   }
-  const patch = { ...(flags.root === undefined ? {} : { rootUrl: flags.root }), options: optionsPatchFrom(flags) };
+  const schedule = scheduleFlag(flags.schedule);
+  const patch = {
+    ...(flags.root === undefined ? {} : { rootUrl: flags.root }),
+    options: optionsPatchFrom(flags),
+    ...(schedule === undefined ? {} : { schedule }),
+  };
   const net = netPolicyFrom(flags);
   io.stdout.write(`${JSON.stringify(await withDb(flags, io, (db) => updateSite(db, siteId, patch, net)), null, 2)}\n`);
   return 0;

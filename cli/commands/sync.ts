@@ -1,6 +1,6 @@
 import { UsageError, type Io } from '../io.js';
 import { dbTarget, describeDb, redactedUrl, type DbTarget } from '../db-target.js';
-import { intFlag, netPolicyFrom, type CommonFlags } from '../options.js';
+import { intFlag, netPolicyFrom, scheduleFlag, type CommonFlags } from '../options.js';
 import { forgetRunSettings, loadRunSettings, pickFlags, resumeFlags, saveRunSettings } from '../run-settings.js';
 import { stopOnSignals } from '../stop-signals.js';
 import { MIN_BUDGET_MS } from './estimate.js';
@@ -19,6 +19,7 @@ export interface SyncFlags extends CommonFlags {
   resume?: string;
   budget?: string;
   full?: boolean;
+  schedule?: string;
 }
 
 /** What a sync keeps beside it for `--resume` (the rest of its options are the site's, in the inventory). */
@@ -60,7 +61,12 @@ async function runToEnd(runtime: SyncRuntime, syncId: string, how: { budgetMs: n
 async function syncToRun(runtime: SyncRuntime, values: SyncFlags, rootUrl: string | undefined): Promise<string> {
   if (values.resume !== undefined) return values.resume;
   if (rootUrl === undefined) throw new UsageError('expected a <rootUrl> or --resume <syncId>');
-  const site = await ensureSite(runtime.db, { rootUrl, ...(values.site === undefined ? {} : { siteId: values.site }) }, runtime.net);
+  const schedule = scheduleFlag(values.schedule);
+  const site = await ensureSite(
+    runtime.db,
+    { rootUrl, ...(values.site === undefined ? {} : { siteId: values.site }), ...(schedule === undefined ? {} : { schedule }) },
+    runtime.net,
+  );
   return (await startSync(runtime, site.siteId, { full: values.full === true })).syncId;
 }
 
@@ -94,6 +100,8 @@ export async function syncCommand(positionals: string[], given: SyncFlags, io: I
   const [rootUrl] = positionals;
   if (given.resume !== undefined && rootUrl !== undefined) throw new UsageError('give either <rootUrl> or --resume <syncId>, not both');
   if (given.resume !== undefined) assertSyncId(given.resume);
+  if (given.resume !== undefined && given.schedule !== undefined) throw new UsageError('--schedule is set when a sync starts, not on --resume');
+  scheduleFlag(given.schedule);
   const values = await effectiveFlags(given, io);
   const unused = unusedFlagsNote(values);
   if (unused !== null && values.quiet !== true) io.stderr.write(unused);

@@ -32,6 +32,8 @@ const httpUrl = z.url({ protocol: /^https?$/, error: 'expected an http(s) URL' }
 export const FactoryEnvSchema = z.object({
   /** Bearer token every route requires when set; required on Vercel. */
   FACTORY_API_TOKEN: z.string().optional(),
+  /** The secret Vercel sends to cron routes (`Authorization: Bearer <CRON_SECRET>`); required on Vercel for the cron route. */
+  CRON_SECRET: z.string().optional(),
   /** Set to `1` by Vercel. */
   VERCEL: z.string().optional(),
   /** Redis over TCP (`redis://` or `rediss://`). */
@@ -69,6 +71,8 @@ export type StoreConfig = { type: 'redis'; url: string } | { type: 'upstash'; ur
 /** The service's configuration, typed: read from the environment once per distinct environment. */
 export interface FactoryConfig {
   apiToken: string | null;
+  /** The cron route's secret (null: the cron route is refused on Vercel, and guarded by the API token elsewhere). */
+  cronSecret: string | null;
   onVercel: boolean;
   store: StoreConfig;
   /** Lifetime of every key of a job, from its creation; null: the store's default (7 days). */
@@ -139,6 +143,7 @@ export function readFactoryConfig(source: Record<string, string | undefined>): F
   const env = parsed.data;
   return {
     apiToken: env.FACTORY_API_TOKEN ?? null,
+    cronSecret: env.CRON_SECRET ?? null,
     onVercel: env.VERCEL === '1',
     store: storeConfig(env),
     jobTtlMs: env.FACTORY_JOB_TTL_MS ?? null,

@@ -1,6 +1,7 @@
 /** Vercel `maxDuration` of each function, in seconds; vercel.json must say the same (a test checks). */
 // health: its probes time out after 5 s each (lib/http/health.ts), so 10 s leaves room for a cold start.
-export const MAX_DURATION_SECONDS = { estimate: 30, discover: 300, sites: 300, health: 10 } as const;
+// cron: the tick starts due syncs in seconds, then re-drives stalled syncs one slice each within CRON_SLICE_BUDGET_MS.
+export const MAX_DURATION_SECONDS = { estimate: 30, discover: 300, sites: 300, health: 10, cron: 300 } as const;
 
 /** Kept back from a discover call's maxDuration: the slice's last commit, the response, and cold-start slack. */
 export const DISCOVER_SAFETY_MARGIN_MS = 15_000;
@@ -26,3 +27,10 @@ export const DEFAULT_SYNC_SLICE_BUDGET_MS = Math.floor(DEFAULT_SLICE_BUDGET_MS /
  */
 export const START_SLICE_BUDGET_MS = 800;
 export const START_SLICE_DEADLINE_MS = 1_200;
+
+/**
+ * A cron tick's slice of each sync it drives, and how long after the tick's start it may still begin one: the last slice
+ * begins by 60 s, claims nothing after 120 s, and a sitemap being read then (30 s at most) and its shards' apply still
+ * end well inside the cron function's 300 s.
+ */
+export const CRON_SLICE_BUDGET_MS = 60_000;

@@ -55,8 +55,8 @@ export function adoptSync(runtime: SyncRuntime, syncId: string): void {
   driving.set(syncId, work);
 }
 
-// An embedded database that was never created has no syncs: opening it would only create an empty one in the cwd.
-function hasInventory(env: Record<string, string | undefined>): boolean {
+/** False when the inventory is an embedded database never created (no syncs, no sites): opening it would only create an empty one in the cwd. */
+export function hasInventory(env: Record<string, string | undefined>): boolean {
   const { database } = factoryConfig(env);
   return database.type === 'postgres' || existsSync(join(database.dir ?? DEFAULT_DB_DIR, 'PG_VERSION'));
 }

@@ -67,7 +67,12 @@ export function assertAuthorized(request: Request, config: FactoryConfig): void 
     if (config.onVercel) throw new RequestError('unauthorized', 'FACTORY_API_TOKEN is not set: the service refuses to run on Vercel without it');
     return;
   }
+  if (!hasBearer(request, token)) throw new RequestError('unauthorized', 'missing or wrong bearer token');
+}
+
+/** True when the request carries `Authorization: Bearer <secret>` (compared in constant time). */
+export function hasBearer(request: Request, secret: string): boolean {
   const header = request.headers.get('authorization') ?? '';
   const match = /^Bearer\s+(.+)$/i.exec(header.trim());
-  if (!match?.[1] || !sameSecret(match[1], token)) throw new RequestError('unauthorized', 'missing or wrong bearer token');
+  return Boolean(match?.[1]) && sameSecret(match?.[1] ?? '', secret);
 }

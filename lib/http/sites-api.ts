@@ -7,6 +7,7 @@ import { errorResponse, json } from './responses.js';
 import type { ServiceContext } from './service.js';
 import { SITES_BASE, type SitesPath } from './sites-path.js';
 import { isFactoryError, RequestError } from '../core/errors.js';
+import { ScheduleTextSchema } from '../inventory/schedule.js';
 import type { Sync } from '../inventory/schemas.js';
 import { deleteSite } from '../inventory/site-deletion.js';
 import { createSite, getSite, SiteOptionsPatchSchema, SiteOptionsSchema, updateSite } from '../inventory/sites.js';
@@ -20,21 +21,29 @@ import { DOWNLOAD_TOKEN_PARAM, signDownloadToken } from './download-token.js';
 
 /** `POST /api/factory/sites` body. */
 export const NewSiteRequestSchema = z
-  .object({ rootUrl: z.string().min(1).max(2_048), siteId: z.string().max(200).optional(), options: SiteOptionsSchema.optional() })
+  .object({
+    rootUrl: z.string().min(1).max(2_048),
+    siteId: z.string().max(200).optional(),
+    options: SiteOptionsSchema.optional(),
+    schedule: ScheduleTextSchema.optional(),
+  })
   .strict();
 
 // A body of bare options (`{"filter": ...}`, the shape of create's `options`) is read as `{"options": ...}`: no option is
-// named `rootUrl` or `options`, so the two shapes cannot be confused.
+// named `rootUrl`, `options` or `schedule`, so the two shapes cannot be confused.
 function wrapBareOptions(body: unknown): unknown {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) return body;
   const keys = Object.keys(body);
-  return keys.length > 0 && !keys.includes('options') && !keys.includes('rootUrl') ? { options: body } : body;
+  return keys.length > 0 && !keys.some((key) => ['options', 'rootUrl', 'schedule'].includes(key)) ? { options: body } : body;
 }
 
-/** `PATCH /api/factory/sites/{siteId}` body: a new root URL, and options as on create (`null` removes one), or the options alone. */
+/**
+ * `PATCH /api/factory/sites/{siteId}` body: a new root URL, options as on create (`null` removes one), a schedule
+ * (`24h`, `off`, ...), or the options alone.
+ */
 export const SitePatchRequestSchema = z.preprocess(
   wrapBareOptions,
-  z.object({ rootUrl: z.string().min(1).max(2_048).optional(), options: SiteOptionsPatchSchema.optional() }).strict(),
+  z.object({ rootUrl: z.string().min(1).max(2_048).optional(), options: SiteOptionsPatchSchema.optional(), schedule: ScheduleTextSchema.optional() }).strict(),
 );
 
 /** Body of the sync calls that run a slice: the slice's budget (default half the function's time). */

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { formatSchedule } from './schedule.js';
 import { ChangefreqSchema, JobStateSchema } from '../core/types.js';
 
 /** A site id: lower-case letters, digits, `.`, `_`, `-`, starting with a letter or digit, at most 100 characters. */
@@ -27,6 +28,10 @@ export const SiteSchema = z.object({
   options: z.record(z.string(), z.unknown()),
   createdAt: instant,
   updatedAt: instant,
+  /** How often the site syncs by itself (`24h`, `30m`, ...), or `off`; read from `schedule_ms`. */
+  schedule: z.coerce.number().int().positive().nullable().transform(formatSchedule),
+  /** When its next scheduled sync falls due (null: no schedule). */
+  nextSyncAt: instant.nullable(),
 });
 export type Site = z.infer<typeof SiteSchema>;
 

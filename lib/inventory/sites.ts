@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { InventoryDb } from './db.js';
 import { SiteIdSchema, SiteSchema, SiteFilterSchema, parseRows, type Site } from './schemas.js';
+import { nextSyncSql, ScheduleSchema } from './schedule.js';
 import { checkSiteRoot } from './site-root.js';
 import { SITE_COLUMNS } from './sql-columns.js';
 import { RequestError } from '../core/errors.js';
@@ -25,17 +26,19 @@ export function patchOptions(stored: Record<string, unknown>, patch: SiteOptions
   return SiteOptionsSchema.parse(merged);
 }
 
-/** A site to add: its root URL, an id (default: from the host) and options. */
+/** A site to add: its root URL, an id (default: from the host), options and a schedule (`24h`, `30m`, `off`: the default). */
 export interface NewSite {
   rootUrl: string;
   siteId?: string;
   options?: SiteOptions;
+  schedule?: string;
 }
 
-/** A change of a site: a new root URL, options to set or remove. */
+/** A change of a site: a new root URL, options to set or remove, a new schedule. */
 export interface SitePatch {
   rootUrl?: string;
   options?: SiteOptionsPatch;
+  schedule?: string;
 }
 
 /** The id a site gets from its host when none is given: `www.Example.com:8080` -> `www.example.com-8080`. */
@@ -66,12 +69,14 @@ export async function createSite(db: InventoryDb, input: NewSite, net?: NetPolic
   const root = await checkSiteRoot(input.rootUrl, net);
   const siteId = givenId ?? siteIdFromUrl(root);
   const options = SiteOptionsSchema.parse(input.options ?? {});
+  const scheduleMs = ScheduleSchema.parse(input.schedule ?? 'off');
   const insert = () =>
-    db.query(`INSERT INTO sites (site_id, root_url, options) VALUES ($1, $2, $3::jsonb) ON CONFLICT (site_id) DO NOTHING RETURNING ${SITE_COLUMNS}`, [
-      siteId,
-      root.href,
-      JSON.stringify(options),
-    ]);
+    db.query(
+      `INSERT INTO sites (site_id, root_url, options, schedule_ms, next_sync_at)
+       VALUES ($1, $2, $3::jsonb, $4::bigint, CASE WHEN $4::bigint IS NULL THEN NULL ELSE ${nextSyncSql('$4::bigint')} END)
+       ON CONFLICT (site_id) DO NOTHING RETURNING ${SITE_COLUMNS}`,
+      [siteId, root.href, JSON.stringify(options), scheduleMs],
+    );
   let [site] = parseRows(SiteSchema, await insert());
   if (!site && (await db.query('SELECT 1 FROM sites WHERE site_id = $1 AND deleted_at IS NOT NULL', [siteId])).length > 0) {
     await (await import('./site-deletion.js')).purgeSite(db, siteId);
@@ -89,10 +94,36 @@ export async function getSite(db: InventoryDb, siteId: string): Promise<Site> {
 }
 
 /**
+ * Sets a site's schedule (`24h`, `30m`, ... or `off`): its next sync falls due one interval (plus jitter) from now. Allowed
+ * while a sync runs: the schedule is read only when a sync starts or ends.
+ */
+export async function setSiteSchedule(db: InventoryDb, siteId: string, schedule: string): Promise<Site> {
+  const scheduleMs = ScheduleSchema.parse(schedule);
+  const rows = await db.query(
+    `UPDATE sites SET schedule_ms = $2::bigint, next_sync_at = CASE WHEN $2::bigint IS NULL THEN NULL ELSE ${nextSyncSql('$2::bigint')} END, updated_at = now()
+     WHERE site_id = $1 AND deleted_at IS NULL RETURNING ${SITE_COLUMNS}`,
+    [siteId, scheduleMs],
+  );
+  const [site] = parseRows(SiteSchema, rows);
+  if (!site) throw new RequestError('not_found', `no site ${siteId}`);
+  return site;
+}
+
+/**
  * Changes a site's root URL (checked as on create) or options (each key given replaces the stored one, `null` removes
- * it). Refused with 409 while a sync runs: the sync reads its limits and its sub-tree as it goes.
+ * it), and its schedule. A change of root or options is refused with 409 while a sync runs: the sync reads its limits
+ * and its sub-tree as it goes; a schedule alone may change at any time.
  */
 export async function updateSite(db: InventoryDb, siteId: string, patch: SitePatch, net: NetPolicy): Promise<Site> {
+  const { schedule, ...rest } = patch;
+  // Checked before anything is written: a bad schedule must not leave the options changed.
+  if (schedule !== undefined) ScheduleSchema.parse(schedule);
+  const scheduleOnly = schedule !== undefined && rest.rootUrl === undefined && Object.keys(rest.options ?? {}).length === 0;
+  if (!scheduleOnly) await updateRootAndOptions(db, siteId, rest, net);
+  return schedule === undefined ? getSite(db, siteId) : setSiteSchedule(db, siteId, schedule);
+}
+
+async function updateRootAndOptions(db: InventoryDb, siteId: string, patch: SitePatch, net: NetPolicy): Promise<Site> {
   const site = await getSite(db, siteId);
   const root = patch.rootUrl === undefined ? null : await checkSiteRoot(patch.rootUrl, net);
   const options = patchOptions(site.options, patch.options ?? {});
@@ -117,7 +148,7 @@ export async function runningSyncRefusal(db: InventoryDb, siteId: string, what: 
 
 /**
  * The site a CLI sync of `rootUrl` uses: the given (or host-derived) id, added if new (its root checked as on create);
- * an id taken by another root is a `conflict`.
+ * an id taken by another root is a `conflict`. A schedule given is set on an existing site too (a flag is never ignored).
  */
 export async function ensureSite(db: InventoryDb, input: NewSite, net?: NetPolicy): Promise<Site> {
   // Checked before the comparison below, whose message repeats the URL: a root with a password never gets that far.
@@ -127,5 +158,5 @@ export async function ensureSite(db: InventoryDb, input: NewSite, net?: NetPolic
   const [site] = parseRows(SiteSchema, existing);
   if (!site) return createSite(db, { ...input, siteId }, net);
   if (site.rootUrl !== root.href) throw new RequestError('conflict', `site ${siteId} has root URL ${site.rootUrl}, not ${input.rootUrl}`);
-  return site;
+  return input.schedule === undefined ? site : setSiteSchedule(db, siteId, input.schedule);
 }

@@ -1,7 +1,8 @@
 // Column lists shared by the readers: snake_case in the table, camelCase in the API (validated by lib/inventory/schemas.ts).
 
 /** `sites` columns as SiteSchema reads them. */
-export const SITE_COLUMNS = `site_id AS "siteId", root_url AS "rootUrl", options, created_at AS "createdAt", updated_at AS "updatedAt"`;
+export const SITE_COLUMNS = `site_id AS "siteId", root_url AS "rootUrl", options, created_at AS "createdAt", updated_at AS "updatedAt",
+  schedule_ms AS "schedule", next_sync_at AS "nextSyncAt"`;
 
 /** `syncs` columns as SyncSchema reads them. */
 export const SYNC_COLUMNS = `sync_id AS "syncId", site_id AS "siteId", job_id AS "jobId", state, started_at AS "startedAt",

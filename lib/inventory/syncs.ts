@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { InventoryDb } from './db.js';
 import { SyncDetailSchema, SyncSchema, parseRows, type FailedSitemap, type Sync, type SyncDetail } from './schemas.js';
+import { nextSyncSql } from './schedule.js';
 import { SYNC_COLUMNS } from './sql-columns.js';
 import { RequestError } from '../core/errors.js';
 import type { JobState, JobStatus, ReportedError } from '../core/types.js';
@@ -103,13 +104,18 @@ export async function getSyncDetail(db: InventoryDb, syncId: string, siteId?: st
   return sync;
 }
 
-/** Ends a running sync in `state` (a sync already ended keeps its first ending). */
+/**
+ * Ends a running sync in `state` (a sync already ended keeps its first ending). A scheduled site's next sync then falls
+ * due one interval (plus jitter) from this end, in the same statement: an ending is never without its next date.
+ */
 export async function finishSync(db: InventoryDb, syncId: string, state: Exclude<JobState, 'running'>, message: string | null = null): Promise<void> {
-  await db.query(`UPDATE syncs SET state = $2, message = $3, finished_at = now(), updated_at = now() WHERE sync_id = $1 AND state = 'running'`, [
-    syncId,
-    state,
-    message,
-  ]);
+  await db.query(
+    `WITH ended AS (
+       UPDATE syncs SET state = $2, message = $3, finished_at = now(), updated_at = now() WHERE sync_id = $1 AND state = 'running' RETURNING site_id
+     )
+     UPDATE sites SET next_sync_at = ${nextSyncSql('sites.schedule_ms')} FROM ended WHERE sites.site_id = ended.site_id AND sites.schedule_ms IS NOT NULL`,
+    [syncId, state, message],
+  );
 }
 
 /** Shards of a sync whose every part is applied. */

@@ -16,6 +16,7 @@ describe('the factory configuration', () => {
   it('defaults to an open, in-memory, public-targets-only service', () => {
     expect(readFactoryConfig({})).toEqual({
       apiToken: null,
+      cronSecret: null,
       onVercel: false,
       store: { type: 'memory' },
       jobTtlMs: null,
@@ -29,6 +30,7 @@ describe('the factory configuration', () => {
   it('reads every variable into one typed value (empty values count as unset)', () => {
     const config = readFactoryConfig({
       FACTORY_API_TOKEN: 't0k3n',
+      CRON_SECRET: 'cr0n',
       VERCEL: '1',
       REDIS_URL: 'rediss://user:pw@redis.example:6380',
       FACTORY_ALLOW_HOSTS: '127.0.0.1:8080, Intranet.local',
@@ -42,6 +44,7 @@ describe('the factory configuration', () => {
     });
     expect(config).toEqual({
       apiToken: 't0k3n',
+      cronSecret: 'cr0n',
       onVercel: true,
       store: { type: 'redis', url: 'rediss://user:pw@redis.example:6380' },
       jobTtlMs: 60_000,

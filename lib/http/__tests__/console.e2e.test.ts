@@ -161,6 +161,16 @@ describe('ops console in Chromium', () => {
     const firstPage = await api<{ urls: Array<{ url: string }> }>(`/api/factory/sites/e2e/urls?prefix=${encodeURIComponent('/blog/')}&limit=100`);
     expect(urls).toEqual(firstPage.urls.map((entry) => entry.url));
 
+    // The schedule: off in the list at first, set to daily on the site page, then shown in the list with its next sync.
+    const scheduleCell = row.locator('td').nth(4);
+    expect(await page.getByRole('columnheader', { name: 'Schedule', exact: true }).count()).toBe(1);
+    expect(await scheduleCell.textContent()).toBe('off');
+    await page.getByLabel('Schedule', { exact: true }).selectOption('24h');
+    await expect.poll(() => scheduleCell.textContent(), { timeout: 15_000 }).toMatch(/^24h, next \d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC$/);
+    const scheduled = await api<{ schedule: string; nextSyncAt: string }>('/api/factory/sites/e2e');
+    expect(scheduled.schedule).toBe('24h');
+    expect(await page.locator('#next-sync').textContent()).toBe(`Next sync ${scheduled.nextSyncAt.slice(0, 16).replace('T', ' ')} UTC`);
+
     await mkdir('.tmp', { recursive: true });
     await page.screenshot({ path: '.tmp/console-e2e.png', fullPage: true });
   });

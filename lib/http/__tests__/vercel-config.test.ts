@@ -13,6 +13,7 @@ const VercelConfigSchema = z.object({
   buildCommand: z.string().min(1),
   outputDirectory: z.string().min(1),
   functions: z.record(z.string(), z.object({ maxDuration: z.number().int().positive() })),
+  crons: z.array(z.object({ path: z.string(), schedule: z.string() })).optional(),
 });
 
 async function vercelConfig() {
@@ -35,6 +36,14 @@ describe('vercel.json', () => {
   it('lets discover run longer than estimate, and its default slice end before its maxDuration', () => {
     expect(MAX_DURATION_SECONDS.discover).toBeGreaterThan(MAX_DURATION_SECONDS.estimate);
     expect(DEFAULT_SLICE_BUDGET_MS).toBeLessThan(MAX_DURATION_SECONDS.discover * 1000);
+  });
+
+  // Vercel calls each cron path with GET and `Authorization: Bearer <CRON_SECRET>`: the path must be a route that serves GET.
+  it('runs the cron route every 5 minutes, and only routes that exist', async () => {
+    const { crons } = await vercelConfig();
+    expect(crons).toEqual([{ path: '/api/factory/cron', schedule: '*/5 * * * *' }]);
+    const routes = (await listApiRoutes(join(ROOT, 'api'))).map((route) => route.path);
+    for (const cron of crons ?? []) expect(routes).toContain(cron.path);
   });
 
   // Without outputDirectory, Vercel serves every file outside api/ (lib/*.ts, tsconfig.json, ...) as static output.

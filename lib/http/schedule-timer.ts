@@ -1,0 +1,53 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { z } from 'zod';
+import { adoptSync, hasInventory } from './background-syncs.js';
+import { STALE_SYNC_MS } from './cron.js';
+import { inventoryDb } from './inventory-context.js';
+import { serviceContext } from './service.js';
+import { DEFAULT_DUE_SYNC_LIMITS, startDueSyncs } from '../inventory/due-syncs.js';
+import type { SyncRuntime } from '../inventory/sync-driver.js';
+import { createLogger } from '../utils/logger.js';
+
+const log = createLogger('http:schedule-timer');
+
+/** How often `serve` starts due syncs by itself: a schedule is at least 15 minutes, so 30 s late at most is on time. */
+export const SCHEDULE_TICK_MS = 30_000;
+
+// Running syncs whose row has not moved for a lease: their background drive failed, so this process takes them up again.
+async function adoptStale(runtime: SyncRuntime): Promise<void> {
+  const rows = await runtime.db.query(
+    `SELECT sync_id AS "syncId" FROM syncs WHERE state = 'running' AND updated_at < now() - $1::double precision * interval '1 millisecond'`,
+    [STALE_SYNC_MS],
+  );
+  for (const row of rows) adoptSync(runtime, z.string().parse(row.syncId));
+}
+
+async function tick(env: Record<string, string | undefined>): Promise<void> {
+  if (!hasInventory(env)) return;
+  const context = serviceContext(env);
+  const runtime: SyncRuntime = { db: await inventoryDb(env), store: await context.store(), net: context.net };
+  const { started } = await startDueSyncs(runtime, DEFAULT_DUE_SYNC_LIMITS);
+  for (const { syncId } of started) adoptSync(runtime, syncId);
+  await adoptStale(runtime);
+}
+
+/**
+ * Starts the due scheduled syncs now and every SCHEDULE_TICK_MS (ticks never overlap), each driven in the background
+ * (`adoptSync`), so a self-hosted `serve` keeps schedules without a cron. A failed tick is logged and the next one
+ * tries again. `stop` waits for a tick in flight.
+ */
+export function startScheduleTimer(env: Record<string, string | undefined> = process.env, everyMs = SCHEDULE_TICK_MS): { stop(): Promise<void> } {
+  const stopping = new AbortController();
+  const loop = (async () => {
+    while (!stopping.signal.aborted) {
+      await tick(env).catch((error: unknown) => log.error({ event: 'schedule_tick_failed', err: error }, 'due syncs could not be started: next tick retries'));
+      await sleep(everyMs, undefined, { signal: stopping.signal }).catch(() => undefined);
+    }
+  })();
+  return {
+    stop: async () => {
+      stopping.abort();
+      await loop;
+    },
+  };
+}
