@@ -7,5 +7,8 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 30_000,
     pool: 'forks',
+    // Most suites wait on servers, processes and sleeps rather than compute: two files at once (vitest's default is one
+    // on two cores), so CI stays well under its 15 minutes.
+    maxWorkers: 2,
   },
 });
