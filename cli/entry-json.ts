@@ -9,7 +9,6 @@ export const JSON_ENTRY_LEAD = ascii('{"loc":');
 // The constant parts of a row, each as few pieces as the common case allows (every piece is a call and a bounds check).
 const LASTMOD = ascii(',"lastmod":');
 const NO_LASTMOD = ascii(',"lastmod":null');
-const CHANGEFREQ = ascii(',"changefreq":');
 const NO_CHANGEFREQ = ascii(',"changefreq":null');
 const NO_PRIORITY = ascii(',"priority":null');
 const ALTERNATES = ascii(',"alternates":');
@@ -21,7 +20,7 @@ const NO_LOCALE = ascii('null,"pathPrefix":');
 const PATH_PREFIX = ascii(',"pathPrefix":');
 const NULL = ascii('null');
 const EMPTY_LIST = ascii('[]');
-const CLOSE = 0x7d;
+const NULL_CLOSE = ascii('null}');
 
 /**
  * Writes `JSON.stringify(entry)` for an entry a walk yields, with `lead` (NDJSON_URL_LEAD or JSON_ENTRY_LEAD) in
@@ -39,11 +38,7 @@ export function writeEntryJson(rows: RowBytes, entry: SitemapEntry, lead: Uint8A
     rows.bytes(LASTMOD);
     rows.jsonString(lastmod);
   }
-  if (changefreq === null) rows.bytes(NO_CHANGEFREQ);
-  else {
-    rows.bytes(CHANGEFREQ);
-    rows.jsonString(changefreq);
-  }
+  rows.bytes(changefreq === null ? NO_CHANGEFREQ : changefreqBytes(changefreq));
   rows.bytes(priority === null ? NO_PRIORITY : priorityBytes(priority));
   const plain = alternates.length === 0 && images.length === 0 && videos.length === 0 && news === null;
   if (!plain) {
@@ -63,9 +58,30 @@ export function writeEntryJson(rows: RowBytes, entry: SitemapEntry, lead: Uint8A
     rows.jsonString(locale);
     rows.bytes(PATH_PREFIX);
   }
-  if (pathPrefix === null) rows.bytes(NULL);
-  else rows.jsonString(pathPrefix);
-  rows.byte(CLOSE);
+  rows.bytes(pathPrefix === null ? NULL_CLOSE : pathPrefixBytes(pathPrefix));
+}
+
+// changefreq is one of seven words: each one's member is encoded once.
+const changefreqs = new Map<string, Uint8Array>();
+function changefreqBytes(changefreq: string): Uint8Array {
+  let bytes = changefreqs.get(changefreq);
+  if (bytes === undefined) {
+    if (changefreqs.size >= 64) changefreqs.clear();
+    bytes = Buffer.from(`,"changefreq":${JSON.stringify(changefreq)}`, 'utf8');
+    changefreqs.set(changefreq, bytes);
+  }
+  return bytes;
+}
+
+// Entries in a row mostly share their root folder: the last one's bytes (with the closing brace) are kept.
+let lastPrefix: string | null = null;
+let lastPrefixBytes: Uint8Array = new Uint8Array(0);
+function pathPrefixBytes(pathPrefix: string): Uint8Array {
+  if (pathPrefix !== lastPrefix) {
+    lastPrefix = pathPrefix;
+    lastPrefixBytes = Buffer.from(`${JSON.stringify(pathPrefix)}}`, 'utf8');
+  }
+  return lastPrefixBytes;
 }
 
 // A sitemap's priorities are a handful of values: each one's member is encoded once (bounded: cleared when full).
