@@ -20,9 +20,9 @@ export class LineWriter {
     return this.closed || this.stream.destroyed;
   }
 
-  /** Writes text as is, waiting for the stream to drain when it is full. */
-  async raw(text: string): Promise<void> {
-    if (this.isClosed || text === '') return;
+  /** Writes text (or bytes) as is, waiting for the stream to drain when it is full. */
+  async raw(text: string | Uint8Array): Promise<void> {
+    if (this.isClosed || text.length === 0) return;
     if (!this.stream.write(text)) await this.drained();
   }
 
@@ -86,13 +86,6 @@ export async function fileSink(path: string): Promise<DataSink> {
       await unlink(temp).catch(() => undefined);
     },
   };
-}
-
-/** One CSV field, quoted as RFC 4180 asks when it holds a comma, a quote or a line break. */
-export function csvField(value: string | number | null | undefined): string {
-  if (value === null || value === undefined) return '';
-  const text = String(value);
-  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
 
 /** The CSV columns of `--format csv`. */

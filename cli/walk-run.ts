@@ -3,8 +3,10 @@ import type { SitemapEntry } from '../lib/core/types.js';
 import { ValidatorLog } from '../lib/factory/walk/validator-log.js';
 import type { Input } from './inputs.js';
 import type { Io } from './io.js';
-import { entryJson } from './entry-json.js';
-import { CSV_HEADER, csvField, type DataSink } from './output.js';
+import { JSON_ENTRY_LEAD, NDJSON_URL_LEAD, writeEntryJson } from './entry-json.js';
+import { writeCsvRow } from './entry-csv.js';
+import { CSV_HEADER, type DataSink } from './output.js';
+import { ascii, RowBytes } from './row-bytes.js';
 import { childrenToRead, ProgressLine, RunCounts } from './progress.js';
 import { fatalBody, fatalLine } from './report.js';
 
@@ -29,18 +31,10 @@ export interface WalkOutcome {
   interrupted: boolean;
 }
 
-// lastmod (a W3C datetime), changefreq (one of seven words), priority (a number) and locale (a language tag) never
-// hold a comma, a quote or a line break: only the two URLs can need quoting.
-function csvRow(entry: SitemapEntry): string {
-  const { lastmod, changefreq, priority, locale } = entry;
-  return `${csvField(entry.loc)},${lastmod ?? ''},${changefreq ?? ''},${priority ?? ''},${locale ?? ''},${csvField(entry.source)}`;
-}
-
-const URL_LEAD = '{"type":"url",';
-
-/** Turns events into output text for one format; `open`/`close` frame the whole run (CSV header, JSON brackets). */
+/** Turns events into output bytes for one format; `open`/`close` frame the whole run (CSV header, JSON brackets). */
 class Formatter {
   private first = true;
+  private readonly rows = new RowBytes();
 
   constructor(private readonly format: OutputFormat) {}
 
@@ -53,25 +47,42 @@ class Formatter {
     return this.format === 'json' ? (this.first ? ']\n' : '\n]\n') : '';
   }
 
-  event(event: WalkEvent<unknown>): string {
-    if (this.format === 'ndjson') {
-      if (event.type !== 'batch') return `${JSON.stringify(event)}\n`;
-      // What stringifying `{ type: 'url', ...entry }` writes, without copying every entry into a new object first.
-      return event.items.length === 0 ? '' : `${(event.items as SitemapEntry[]).map((entry) => entryJson(entry, URL_LEAD)).join('\n')}\n`;
-    }
+  event(event: WalkEvent<unknown>): string | Uint8Array {
+    if (this.format === 'ndjson' && event.type !== 'batch') return `${JSON.stringify(event)}\n`;
     if (event.type !== 'batch' || event.items.length === 0) return '';
     if (this.format === 'lines') return `${(event.items as string[]).join('\n')}\n`;
-    if (this.format === 'csv') return `${(event.items as SitemapEntry[]).map(csvRow).join('\r\n')}\r\n`;
-    const text = (event.items as SitemapEntry[]).map((entry) => entryJson(entry, '{')).join(',\n');
-    const lead = this.first ? '\n' : ',\n';
-    this.first = false;
-    return `${lead}${text}`;
+    const rows = this.rows;
+    const entries = event.items as SitemapEntry[];
+    if (this.format === 'ndjson') {
+      // What stringifying `{ type: 'url', ...entry }` writes, without copying every entry into a new object first.
+      for (const entry of entries) {
+        writeEntryJson(rows, entry, NDJSON_URL_LEAD);
+        rows.byte(LF);
+      }
+    } else if (this.format === 'csv') {
+      for (const entry of entries) {
+        writeCsvRow(rows, entry);
+        rows.bytes(CRLF);
+      }
+    } else {
+      for (const entry of entries) {
+        rows.bytes(this.first ? LF_BYTES : COMMA_LF);
+        this.first = false;
+        writeEntryJson(rows, entry, JSON_ENTRY_LEAD);
+      }
+    }
+    return rows.take();
   }
 
   fatal(error: unknown): string {
     return this.format === 'ndjson' ? `${JSON.stringify({ type: 'error', fatal: true, ...fatalBody(error) })}\n` : '';
   }
 }
+
+const LF = 0x0a;
+const LF_BYTES = ascii('\n');
+const CRLF = ascii('\r\n');
+const COMMA_LF = ascii(',\n');
 
 function eventsOf(format: OutputFormat, input: Input, options: WalkCallOptions): AsyncGenerator<WalkEvent<unknown>> {
   const call = { ...options, readLocalFiles: input.local };

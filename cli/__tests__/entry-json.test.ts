@@ -1,10 +1,12 @@
-// entryJson writes what JSON.stringify writes for every entry a walk yields: rich entries (alternates, images,
+// writeEntryJson writes what JSON.stringify writes for every entry a walk yields: rich entries (alternates, images,
 // videos, news, a locale) and strings that need escaping, read by the real parser from a loopback server.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { routeTable, startLoopbackServer, type LoopbackServer } from '../../lib/demo/loopback-server.js';
 import { walkSitemapEntries } from '../../lib/factory/sitemap.js';
+import type { SitemapEntry } from '../../lib/core/types.js';
 import { collect } from '../../test/helpers/sitemap-xml.js';
-import { entryJson } from '../entry-json.js';
+import { JSON_ENTRY_LEAD, NDJSON_URL_LEAD, writeEntryJson } from '../entry-json.js';
+import { RowBytes } from '../row-bytes.js';
 
 let site: LoopbackServer;
 beforeAll(async () => {
@@ -27,15 +29,21 @@ beforeAll(async () => {
 });
 afterAll(async () => site.close());
 
-describe('entryJson', () => {
+function bytesOf(entry: SitemapEntry, lead: Uint8Array): Buffer {
+  const rows = new RowBytes(8);
+  writeEntryJson(rows, entry, lead);
+  return rows.take();
+}
+
+describe('writeEntryJson', () => {
   it('writes exactly JSON.stringify(entry), with the lead in place of the opening brace', async () => {
     const entries = await collect(walkSitemapEntries(site.url('/rich.xml'), { net: { allowPrivate: true } }));
     expect(entries).toHaveLength(2);
     expect(entries[0]?.images).toHaveLength(1);
     expect(entries[0]?.locale).toBe('de-DE');
     for (const entry of entries) {
-      expect(entryJson(entry, '{')).toBe(JSON.stringify(entry));
-      expect(entryJson(entry, '{"type":"url",')).toBe(JSON.stringify({ type: 'url', ...entry }));
+      expect(bytesOf(entry, JSON_ENTRY_LEAD)).toEqual(Buffer.from(JSON.stringify(entry)));
+      expect(bytesOf(entry, NDJSON_URL_LEAD)).toEqual(Buffer.from(JSON.stringify({ type: 'url', ...entry })));
     }
   });
 });

@@ -2,7 +2,7 @@ import { discover, fallbackAfterRobots, parseRootUrl } from './discovery/discove
 import { isFactoryError } from '../core/errors.js';
 import { resolveWalkOptions, type WalkOptions, type WalkOptionsInput } from '../core/limits.js';
 import { compileFilter, type EntryFilter } from './filter/index.js';
-import { localeFromPath, localeOf, normaliseHreflang, pathnameOfValidUrl, pathPrefixOfPathname } from './scope/locale.js';
+import { localeFromPath, localeOf, normaliseHreflang, pathFactsOf, pathnameOfValidUrl } from './scope/locale.js';
 import { readSitemap, type ItemMapper, type ReadSitemapContext, type SitemapOpener } from './walk/sitemap-reader.js';
 import type { ParsedUrl, ShardEntry, SitemapEntry, SitemapRef, SitemapValidator, Validators, WalkState } from '../core/types.js';
 import { UrlExpander } from './url/url-expander.js';
@@ -63,8 +63,10 @@ export function toSitemapEntry(parsed: ParsedUrl, ref: SitemapRef): SitemapEntry
   // One literal of one shape (a spread builds the object key by key), and the loc's path read once for both fields.
   const pathname = pathnameOfValidUrl(parsed.loc);
   const { loc, lastmod, changefreq, priority, alternates, images, videos, news } = parsed;
-  const locale = localeOf(parsed, pathname);
-  const pathPrefix = pathname === null ? null : pathPrefixOfPathname(pathname);
+  const facts = pathname === null ? null : pathFactsOf(pathname);
+  // The path's locale, else the hreflang alternate pointing at the entry itself (localeOf without the path read again).
+  const locale = facts?.locale ?? (alternates.length === 0 ? null : localeOf(parsed, null));
+  const pathPrefix = facts === null ? null : facts.pathPrefix;
   return { loc, lastmod, changefreq, priority, alternates, images, videos, news, source: ref.url, depth: ref.depth, locale, pathPrefix };
 }
 

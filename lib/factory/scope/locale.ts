@@ -219,9 +219,7 @@ export function localeFromPath(url: string | URL): string | null {
 
 /** localeFromPath of a URL's pathname. */
 export function localeFromPathname(pathname: string): string | null {
-  const [first] = leadingSegments(pathname, 1);
-  const found = first === undefined ? null : classifySegment(first.name);
-  return found?.kind === 'locale' ? found.locale : null;
+  return pathFactsOf(pathname).locale;
 }
 
 /** The root folder of a URL for filtering (`/blog/x` -> `/blog/`, `/en-us/docs/x` -> `/docs/`, `/about` -> `/`). */
@@ -232,9 +230,53 @@ export function pathPrefixOf(url: string | URL): string | null {
 
 /** pathPrefixOf of a URL's pathname. */
 export function pathPrefixOfPathname(pathname: string): string {
-  const [first, second] = leadingSegments(pathname, 2);
-  const content = first !== undefined && classifySegment(first.name)?.kind === 'locale' ? second : first;
-  return content?.isFolder === true ? `/${content.name}/` : '/';
+  return pathFactsOf(pathname).pathPrefix;
+}
+
+/** What a pathname says of its page: the locale its first segment states (rules 1 and 2) and its root folder. */
+export interface PathFacts {
+  locale: string | null;
+  pathPrefix: string;
+}
+
+/**
+ * localeFromPathname and pathPrefixOfPathname of one pathname, its leading segments found by index and only the
+ * ones that can matter copied: every walked entry has both, and arrays of segment objects per entry were a good part
+ * of mapping a 1M-URL walk's entries.
+ */
+export function pathFactsOf(pathname: string): PathFacts {
+  const length = pathname.length;
+  const start = segmentStart(pathname, 0);
+  if (start >= length) return { locale: null, pathPrefix: '/' };
+  const slash = pathname.indexOf('/', start);
+  const end = slash === -1 ? length : slash;
+  const locale = segmentLocale(pathname, start, end);
+  if (locale === null) return { locale, pathPrefix: folderOf(pathname, start, slash) };
+  // A locale folder (`/en-us/docs/x`): the root folder is the next segment.
+  const next = slash === -1 ? length : segmentStart(pathname, slash);
+  return { locale, pathPrefix: next >= length ? '/' : folderOf(pathname, next, pathname.indexOf('/', next)) };
+}
+
+// The first character of the next non-empty segment at or after `from` (empty segments, `//`, are skipped).
+function segmentStart(pathname: string, from: number): number {
+  let at = from;
+  while (at < pathname.length && pathname.charCodeAt(at) === 0x2f) at++;
+  return at;
+}
+
+// classifySegment's locale for pathname[start, end), copying the segment only when it has a locale's shape.
+function segmentLocale(pathname: string, start: number, end: number): string | null {
+  const third = pathname[start + 2];
+  if (end - start !== 2 && third !== '-' && third !== '_') return null;
+  const found = classifySegment(pathname.slice(start, end));
+  return found?.kind === 'locale' ? found.locale : null;
+}
+
+// `/name/` for a segment a slash follows (a folder), `/` for a page.
+function folderOf(pathname: string, start: number, slash: number): string {
+  if (slash === -1) return '/';
+  // The segment sits between two slashes already (start > 0 after a skipped slash): one slice, no concatenation.
+  return start > 0 ? pathname.slice(start - 1, slash + 1) : `/${pathname.slice(start, slash)}/`;
 }
 
 function sameUrl(a: string, b: string): boolean {

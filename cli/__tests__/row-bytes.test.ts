@@ -1,0 +1,78 @@
+// The byte writer behind --format ndjson|json|csv against the rules it replaces (JSON.stringify, RFC 4180 quoting,
+// a stream's UTF-8 encoding) on hostile values: its fast path copies ASCII, so every way out of it is tried.
+import { describe, expect, it } from 'vitest';
+import type { SitemapEntry } from '../../lib/core/types.js';
+import { writeCsvRow } from '../entry-csv.js';
+import { JSON_ENTRY_LEAD, NDJSON_URL_LEAD, writeEntryJson } from '../entry-json.js';
+import { csvField, RowBytes } from '../row-bytes.js';
+
+const HOSTILE = [
+  '',
+  'https://example.com/plain',
+  'https://example.com/q?x="1",y',
+  'a,b',
+  'line\nbreak\r\nand\rcr',
+  'back\\slash',
+  'tab\there\u0000nul\u001fus\u007fdel',
+  'caf\u00e9/\u65e5\u672c/\u{1f600}',
+  'sep\u2028para\u2029',
+  'lone \ud800 high',
+  'lone \udfff low',
+  'reversed \udc00\ud800 pair',
+  '\ud83d',
+  `${'x'.repeat(5000)}\u00e9"`,
+];
+
+function entryOf(text: string, index: number): SitemapEntry {
+  return {
+    loc: text,
+    lastmod: index % 3 === 0 ? null : text,
+    changefreq: index % 2 === 0 ? null : (text as SitemapEntry['changefreq']),
+    priority: [null, 0.5, 1, 0, 0.25, 7, Number.NaN, Number.POSITIVE_INFINITY][index % 8] ?? null,
+    alternates: index % 4 === 1 ? [{ hreflang: text, href: text }] : [],
+    images: index % 5 === 2 ? [{ loc: text, title: text, caption: null, geoLocation: text, license: null }] : [],
+    videos: [],
+    news: index % 6 === 3 ? { publicationName: text, publicationLanguage: 'en', publicationDate: text, title: text, keywords: [text] } : null,
+    source: `https://example.com/${text}.xml`,
+    depth: index % 12,
+    locale: index % 2 === 0 ? text : null,
+    pathPrefix: index % 3 === 1 ? text : null,
+  } as SitemapEntry;
+}
+
+// A small first buffer, so rows also cross the growth path.
+const written = (write: (rows: RowBytes) => void): Buffer => {
+  const rows = new RowBytes(4);
+  write(rows);
+  return rows.take();
+};
+
+describe('RowBytes', () => {
+  it.each(HOSTILE.map((text, index) => [index, text]))('writes value %i as JSON.stringify, the CSV rule and a stream would', (_index, text) => {
+    expect(written((rows) => rows.jsonString(text))).toEqual(Buffer.from(JSON.stringify(text), 'utf8'));
+    expect(written((rows) => rows.csvField(text))).toEqual(Buffer.from(csvField(text), 'utf8'));
+    expect(written((rows) => rows.text(text))).toEqual(Buffer.from(text, 'utf8'));
+  });
+
+  it('writes whole entries byte for byte as JSON.stringify does, and CSV rows as the field rule does', () => {
+    HOSTILE.forEach((text, index) => {
+      const entry = entryOf(text, index);
+      expect(written((rows) => writeEntryJson(rows, entry, JSON_ENTRY_LEAD))).toEqual(Buffer.from(JSON.stringify(entry), 'utf8'));
+      expect(written((rows) => writeEntryJson(rows, entry, NDJSON_URL_LEAD))).toEqual(Buffer.from(JSON.stringify({ type: 'url', ...entry }), 'utf8'));
+      const { loc, lastmod, changefreq, priority, locale, source } = entry;
+      const csv = [loc, lastmod, changefreq, priority, locale, source].map((value) => csvField(value)).join(',');
+      expect(written((rows) => writeCsvRow(rows, entry))).toEqual(Buffer.from(csv, 'utf8'));
+    });
+  });
+
+  it('never overwrites bytes it handed out: each take starts a fresh buffer', () => {
+    const rows = new RowBytes(8);
+    rows.text('first');
+    const first = rows.take();
+    rows.text('second, longer than the buffer');
+    const second = rows.take();
+    expect(first.toString()).toBe('first');
+    expect(second.toString()).toBe('second, longer than the buffer');
+    expect(rows.length).toBe(0);
+  });
+});
