@@ -8,19 +8,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDemoSite, type DemoSite } from '../../lib/demo/demo-site.js';
 import { LOCK_FILE_NAME } from '../../lib/inventory/db-lock.js';
 import { runMain } from '../../test/helpers/run-cli.js';
-import { runCliIn, startCli, startSlowSite, type SlowSite } from './cli-process.js';
+import { runCliIn, startCli, startSlowSite, type SlowSite, type SyncRow } from './cli-process.js';
 
 /** A fresh PGlite folder runs initdb in WebAssembly: tens of seconds on this shared machine under load. */
 const PGLITE_MS = 180_000;
-
-interface SyncRow {
-  syncId: string;
-  state: string;
-  seen: number;
-  new: number;
-  removed: number;
-  errors: Record<string, number>;
-}
 
 async function until(check: () => boolean, timeoutMs: number): Promise<void> {
   const deadline = Date.now() + timeoutMs;

@@ -9,6 +9,16 @@ import { indexOf, pagesOf, slowUrlset } from '../../lib/factory/jobs/__tests__/s
 const BIN = fileURLToPath(new URL('../../dist/cli/bin.js', import.meta.url));
 
 /** A running CLI process: its output so far, its end, and a wait for a line on stderr. */
+/** The final sync row `sync` prints on stdout, as far as the tests read it. */
+export interface SyncRow {
+  syncId: string;
+  state: string;
+  seen: number;
+  new: number;
+  removed: number;
+  errors: Record<string, number>;
+}
+
 export interface CliProcess {
   child: ChildProcess;
   stdout(): string;

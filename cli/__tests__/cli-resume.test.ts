@@ -8,16 +8,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TEST_DATABASE_URL } from '../../lib/inventory/__tests__/inventory-fixtures.js';
 import { startTestRedis, type TestRedis } from '../../test/helpers/redis-server.js';
-import { runCliIn, startCli, startSlowSite, type CliProcess, type SlowSite } from './cli-process.js';
-
-interface SyncRow {
-  syncId: string;
-  state: string;
-  seen: number;
-  new: number;
-  removed: number;
-  errors: Record<string, number>;
-}
+import { runCliIn, startCli, startSlowSite, type CliProcess, type SlowSite, type SyncRow } from './cli-process.js';
 
 /** Resolves once the site's first urlset has streamed for `afterMs`. */
 function streamingFor(site: SlowSite, afterMs: number): Promise<void> {
