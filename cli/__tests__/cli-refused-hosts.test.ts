@@ -1,23 +1,11 @@
 // The built bin refuses, as an argument (exit 2) and before any request, a URL with no written host
 // (`http:///etc:PORT/`, which WHATWG reads as host `etc`) and a single-label host the flags did not open.
-import { spawn } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startLoopbackServer, routeTable, type LoopbackServer } from '../../lib/demo/loopback-server.js';
+import { BUILT_BIN, runCli } from '../../test/helpers/run-cli.js';
 
-const BIN = fileURLToPath(new URL('../../dist/cli/bin.js', import.meta.url));
-
-function runBin(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], { env: { ...process.env, LOG_LEVEL: 'warn' } });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
+// The built bin, as users run it: the same process and environment as runCli's other callers.
+const runBin = (args: string[]) => runCli(args, {}, 60_000, BUILT_BIN);
 
 describe('crawler-factory refuses hosts that cannot be a public site', () => {
   let server: LoopbackServer;
