@@ -17,7 +17,8 @@ const boundaries = [
     why: 'the configuration imports no feature folder',
   },
   { files: ['lib/factory/**'], banned: ['**/inventory/**', '**/http/**', '**/cli/**'], why: 'the engine knows nothing of the service around it' },
-  { files: ['lib/inventory/**'], banned: ['**/http/**', '**/cli/**'], why: 'the inventory is below the HTTP service' },
+  { files: ['lib/inventory/**'], banned: ['**/dispatch/**', '**/http/**', '**/cli/**'], why: 'the inventory is below the queues and the HTTP service' },
+  { files: ['lib/dispatch/**'], banned: ['**/http/**', '**/cli/**'], why: 'the queue engines run slices of syncs; the HTTP service and the CLI choose them' },
 ];
 
 export default tseslint.config(

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { CRON_SLICE_BUDGET_MS } from './api-limits.js';
-import { adoptSync } from './background-syncs.js';
+import { sliceDispatcher } from '../dispatch/active-dispatcher.js';
 import { inventoryDb } from './inventory-context.js';
 import { assertAuthorized, hasBearer } from './request.js';
 import type { ServiceContext } from './service.js';
@@ -67,7 +67,7 @@ async function advanceEach(runtime: SyncRuntime, syncIds: string[], signal: Abor
       try {
         const sync = await advanceSync(runtime, syncId, { budgetMs: CRON_SLICE_BUDGET_MS, signal, workerId: 'cron' });
         summary.advanced.push({ syncId, siteId: sync.siteId, state: sync.state });
-        if (sync.state === 'running') adoptSync(runtime, syncId);
+        if (sync.state === 'running') await sliceDispatcher().continueSync(runtime, syncId);
       } catch (error) {
         const kind = isFactoryError(error) ? error.kind : 'internal';
         log.error({ event: 'cron_advance_failed', syncId, err: error }, 'a sync could not be advanced: the next tick tries again');

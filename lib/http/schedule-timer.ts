@@ -1,6 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { z } from 'zod';
-import { adoptSync, hasInventory } from './background-syncs.js';
+import { hasInventory } from './background-syncs.js';
+import { sliceDispatcher } from '../dispatch/active-dispatcher.js';
 import { STALE_SYNC_MS } from './cron.js';
 import { inventoryDb } from './inventory-context.js';
 import { serviceContext } from './service.js';
@@ -19,7 +20,7 @@ async function adoptStale(runtime: SyncRuntime): Promise<void> {
     `SELECT sync_id AS "syncId" FROM syncs WHERE state = 'running' AND updated_at < now() - $1::double precision * interval '1 millisecond'`,
     [STALE_SYNC_MS],
   );
-  for (const row of rows) adoptSync(runtime, z.string().parse(row.syncId));
+  for (const row of rows) await sliceDispatcher().continueSync(runtime, z.string().parse(row.syncId));
 }
 
 async function tick(env: Record<string, string | undefined>): Promise<void> {
@@ -27,7 +28,7 @@ async function tick(env: Record<string, string | undefined>): Promise<void> {
   const context = serviceContext(env);
   const runtime: SyncRuntime = { db: await inventoryDb(env), store: await context.store(), net: context.net };
   const { started } = await startDueSyncs(runtime, DEFAULT_DUE_SYNC_LIMITS);
-  for (const { syncId } of started) adoptSync(runtime, syncId);
+  for (const { syncId } of started) await sliceDispatcher().continueSync(runtime, syncId);
   await adoptStale(runtime);
 }
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { DEFAULT_SYNC_SLICE_BUDGET_MS, START_SLICE_BUDGET_MS, START_SLICE_DEADLINE_MS } from './api-limits.js';
-import { adoptSync } from './background-syncs.js';
+import { sliceDispatcher } from '../dispatch/active-dispatcher.js';
 import { inventoryDb } from './inventory-context.js';
 import { parseQuery, readJsonBody } from './request.js';
 import { errorResponse, json } from './responses.js';
@@ -72,9 +72,9 @@ async function runtimeOf(context: ServiceContext): Promise<SyncRuntime> {
 }
 
 // One slice for the caller; a long-lived process (`serve`) then keeps the sync going by itself.
-async function advanceAndAdopt(runtime: SyncRuntime, syncId: string, options: AdvanceOptions): Promise<Sync> {
+async function advanceAndContinue(runtime: SyncRuntime, syncId: string, options: AdvanceOptions): Promise<Sync> {
   const sync = await advanceSync(runtime, syncId, options);
-  if (sync.state === 'running') adoptSync(runtime, syncId);
+  if (sync.state === 'running') await sliceDispatcher().continueSync(runtime, syncId);
   return sync;
 }
 
@@ -220,7 +220,7 @@ async function postRoute(path: SitesPath, request: Request, runtime: SyncRuntime
     case 'sync': {
       const { budgetMs, full } = await readJsonBody(request, SyncStartRequestSchema);
       const sync = await startOrExplain(runtime, path.siteId, full === true);
-      return json(await advanceAndAdopt(runtime, sync.syncId, firstSlice(budgetMs, request.signal)), 201);
+      return json(await advanceAndContinue(runtime, sync.syncId, firstSlice(budgetMs, request.signal)), 201);
     }
     case 'sync-stop': {
       await readJsonBody(request, z.object({}).strict());
@@ -231,7 +231,7 @@ async function postRoute(path: SitesPath, request: Request, runtime: SyncRuntime
     case 'sync-one': {
       const { budgetMs } = await readJsonBody(request, SyncStepRequestSchema);
       await getSync(runtime.db, path.syncId, path.siteId);
-      return json(await advanceAndAdopt(runtime, path.syncId, { budgetMs: budgetMs ?? DEFAULT_SYNC_SLICE_BUDGET_MS, signal: request.signal }));
+      return json(await advanceAndContinue(runtime, path.syncId, { budgetMs: budgetMs ?? DEFAULT_SYNC_SLICE_BUDGET_MS, signal: request.signal }));
     }
     default:
       throw new Error(`no POST for ${path.type}`);
