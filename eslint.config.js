@@ -3,6 +3,11 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
+/** The package's entry points (package.json `exports`): the only lib/ modules the CLI and api/ may import. */
+const entryPoints = ['index', 'factory/jobs/index', 'store/index', 'inventory/index', 'http/index', 'demo/index'];
+// A relative import of any other module under lib/ (gitignore-style groups cannot match the leading ../).
+const notAnEntryPoint = `^(\\.\\./)+lib/(?!(${entryPoints.join('|')})\\.js$)`;
+
 /** Imports a folder may not make: the tree's layers (README "Layout"). */
 const boundaries = [
   {
@@ -17,6 +22,11 @@ const boundaries = [
     why: 'the configuration imports no feature folder',
   },
   { files: ['lib/factory/**'], banned: ['**/inventory/**', '**/http/**', '**/cli/**'], why: 'the engine knows nothing of the service around it' },
+  {
+    files: ['cli/**', 'api/**'],
+    regex: notAnEntryPoint,
+    why: "the CLI and api/ use the package's public entry points only (package.json exports)",
+  },
   { files: ['lib/inventory/**'], banned: ['**/dispatch/**', '**/http/**', '**/cli/**'], why: 'the inventory is below the queues and the HTTP service' },
   { files: ['lib/dispatch/**'], banned: ['**/http/**', '**/cli/**'], why: 'the queue engines run slices of syncs; the HTTP service and the CLI choose them' },
 ];
@@ -86,9 +96,9 @@ export default tseslint.config(
     files: ['cli/**', 'bench/**', 'scripts/**', 'bin/**', 'public/**', '**/__tests__/**', 'test/**'],
     rules: { 'no-console': 'off', 'no-useless-assignment': 'off' },
   },
-  ...boundaries.map(({ files, banned, why }) => ({
+  ...boundaries.map(({ files, banned, regex, why }) => ({
     files,
     ignores: ['**/__tests__/**'],
-    rules: { 'no-restricted-imports': ['error', { patterns: [{ group: banned, message: why }] }] },
+    rules: { 'no-restricted-imports': ['error', { patterns: [regex ? { regex, message: why } : { group: banned, message: why }] }] },
   })),
 );

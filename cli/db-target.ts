@@ -1,5 +1,4 @@
-import { databaseUrlFrom } from '../lib/inventory/db-errors.js';
-import { DEFAULT_DB_DIR } from '../lib/inventory/open-db.js';
+import { databaseUrlFrom, DEFAULT_DB_DIR } from '../lib/inventory/index.js';
 
 /** Where the inventory lives: Postgres (a connection string, from `--db` or DATABASE_URL) or a PGlite folder. */
 export type DbTarget = { kind: 'postgres'; url: string; from: '--db' | 'DATABASE_URL' } | { kind: 'pglite'; dir: string };

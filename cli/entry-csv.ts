@@ -1,4 +1,4 @@
-import type { SitemapEntry } from '../lib/core/types.js';
+import type { SitemapEntry } from '../lib/index.js';
 import type { RowBytes } from './row-bytes.js';
 
 const COMMA = 0x2c;

@@ -1,4 +1,4 @@
-import type { SitemapEntry } from '../lib/core/types.js';
+import type { SitemapEntry } from '../lib/index.js';
 import { ascii, type RowBytes } from './row-bytes.js';
 
 /** The opening of an NDJSON `url` row (`{ type: 'url', ...entry }` stringified), up to the loc's value. */

@@ -40,6 +40,6 @@ export async function main(argv: string[], io: Io = processIo()): Promise<number
     return await reportFailure(error, io, argv);
   } finally {
     // Pooled keep-alive sockets would hold the process open until the servers close them (only a command fetched).
-    if (result.ran) await (await import('../lib/factory/fetch/agent.js')).closeAgents();
+    if (result.ran) await (await import('../lib/index.js')).closeAgents();
   }
 }

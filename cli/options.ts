@@ -1,9 +1,7 @@
 import { z } from 'zod';
-import { proxyFromEnv } from '../lib/factory/fetch/proxy.js';
-import { parseResolveEntry, REFUSED_HEADERS, type NetPolicy, type WalkOptionsInput } from '../lib/core/limits.js';
-import type { FilterOptionsInput } from '../lib/factory/filter/index.js';
+import { proxyFromEnv, parseResolveEntry, REFUSED_HEADERS, type NetPolicy, type WalkOptionsInput, type FilterOptionsInput } from '../lib/index.js';
 import { UsageError } from './io.js';
-import { ScheduleSchema } from '../lib/inventory/schedule.js';
+import { ScheduleSchema } from '../lib/inventory/index.js';
 
 /** Values of the network and filter flags as commander hands them over. */
 export interface CommonFlags {

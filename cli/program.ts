@@ -185,7 +185,7 @@ function registerCommands(program: Command, run: (action: () => Promise<Action>)
 
 /** Logs on stderr (stdout carries data): silent unless -v, LOG_LEVEL or FACTORY_LOG_LEVEL. */
 async function configureLogs(verbose: boolean, env: NodeJS.ProcessEnv): Promise<void> {
-  const { sendLogsTo, setLogLevel } = await import('../lib/utils/logger.js');
+  const { sendLogsTo, setLogLevel } = await import('../lib/index.js');
   sendLogsTo('stderr');
   // Child failures are printed as data (stderr lines or NDJSON events): logs are for -v.
   setLogLevel(env.FACTORY_LOG_LEVEL || env.LOG_LEVEL || (verbose ? 'info' : 'error'));

@@ -1,4 +1,4 @@
-import { isFactoryError } from '../lib/core/errors.js';
+import { isFactoryError } from '../lib/index.js';
 
 /** A fatal error as data: kind, URL and message (a non-factory error is reported as what it is). */
 export function fatalBody(error: unknown): { kind: string; url: string | null; message: string } {

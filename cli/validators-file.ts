@@ -1,7 +1,7 @@
 import { readFile, rename, unlink, writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { z } from 'zod';
-import { ValidatorsSchema, type Validators } from '../lib/core/types.js';
+import { ValidatorsSchema, type Validators } from '../lib/index.js';
 import { UsageError } from './io.js';
 
 /** The `--validators FILE` of a walk: the sitemaps' validators, versioned so a foreign file is refused, not trusted. */

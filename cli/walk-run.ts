@@ -1,6 +1,4 @@
-import { walkLimits, walkSitemapEvents, walkUrlEvents, type WalkCallOptions, type WalkEvent } from '../lib/factory/sitemap.js';
-import type { SitemapEntry } from '../lib/core/types.js';
-import { ValidatorLog } from '../lib/factory/walk/validator-log.js';
+import { walkLimits, walkSitemapEvents, walkUrlEvents, type WalkCallOptions, type WalkEvent, type SitemapEntry, ValidatorLog } from '../lib/index.js';
 import type { Input } from './inputs.js';
 import type { Io } from './io.js';
 import { JSON_ENTRY_LEAD, NDJSON_URL_LEAD, writeEntryJson } from './entry-json.js';

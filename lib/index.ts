@@ -20,3 +20,11 @@ export { DEFAULT_LIMITS, WalkOptionsSchema, type WalkOptions, type WalkOptionsIn
 export { closeAgents } from './factory/fetch/agent.js';
 export { useLogger, type LoggerLike } from './utils/logger.js';
 export type * from './core/types.js';
+export { RequestError } from './core/errors.js';
+export { type NetPolicyInput, REFUSED_HEADERS, parseResolveEntry, resolveWalkOptions } from './core/limits.js';
+export { discover } from './factory/discovery/discovery.js';
+export { proxyFromEnv } from './factory/fetch/proxy.js';
+export { walkLimits } from './factory/sitemap.js';
+export { parseSiteUrl } from './factory/url/site-url.js';
+export { createLogger, sendLogsTo, setLogLevel } from './utils/logger.js';
+export { Semaphore } from './utils/semaphore.js';

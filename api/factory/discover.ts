@@ -1,13 +1,20 @@
-import { RequestError } from '../../lib/core/errors.js';
+import { RequestError } from '../../lib/index.js';
 import { createJob, getJobStatus, readJobShard, retryStalledJob, runSlice, stopJob } from '../../lib/factory/jobs/index.js';
-import { DEFAULT_SLICE_BUDGET_MS, SLICE_HARD_LIMIT_MS } from '../../lib/http/api-limits.js';
-import { handle, preflight } from '../../lib/http/handler.js';
-import { parseQuery, readJsonBody } from '../../lib/http/request.js';
-import { DeleteJobQuerySchema, DiscoverQuerySchema, JobActionRequestSchema, StartJobRequestSchema } from '../../lib/http/request-schemas.js';
-import { json } from '../../lib/http/responses.js';
-import type { ServiceContext } from '../../lib/http/service.js';
-import { assertJobId } from '../../lib/store/job-id.js';
-import { jobNotFound } from '../../lib/store/store-errors.js';
+import {
+  DEFAULT_SLICE_BUDGET_MS,
+  SLICE_HARD_LIMIT_MS,
+  handle,
+  preflight,
+  parseQuery,
+  readJsonBody,
+  DeleteJobQuerySchema,
+  DiscoverQuerySchema,
+  JobActionRequestSchema,
+  StartJobRequestSchema,
+  json,
+  type ServiceContext,
+} from '../../lib/http/index.js';
+import { assertJobId, jobNotFound } from '../../lib/store/index.js';
 import { z } from 'zod';
 
 // `request.signal` aborts when the server shuts down (`serve` on SIGTERM): the slice then commits what it

@@ -1,12 +1,15 @@
-import { estimateScope } from '../../lib/factory/scope/scope-estimator.js';
-import { ESTIMATE_BUDGET_MS } from '../../lib/http/api-limits.js';
-import { handle, preflight } from '../../lib/http/handler.js';
-import { parseQuery, readJsonBody } from '../../lib/http/request.js';
-import { EstimateRequestSchema } from '../../lib/http/request-schemas.js';
-import { errorResponse, json } from '../../lib/http/responses.js';
-import type { ServiceContext } from '../../lib/http/service.js';
-import { Semaphore } from '../../lib/utils/semaphore.js';
-import { createLogger } from '../../lib/utils/logger.js';
+import { estimateScope, Semaphore, createLogger } from '../../lib/index.js';
+import {
+  ESTIMATE_BUDGET_MS,
+  handle,
+  preflight,
+  parseQuery,
+  readJsonBody,
+  EstimateRequestSchema,
+  errorResponse,
+  json,
+  type ServiceContext,
+} from '../../lib/http/index.js';
 
 const log = createLogger('http:estimate');
 

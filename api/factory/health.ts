@@ -1,5 +1,4 @@
-import { handle, preflight } from '../../lib/http/handler.js';
-import { healthResponse, serviceHealth } from '../../lib/http/health.js';
+import { handle, preflight, healthResponse, serviceHealth } from '../../lib/http/index.js';
 
 /**
  * `GET /api/factory/health` -> 200 `{ok, store: {kind, ok}, database: {kind, ok}, syncs: {running, oldestRunningAgeMs}, sites}`,

@@ -1,20 +1,11 @@
-import { assertSitesAuthorized } from '../../lib/http/download-token.js';
-import { handle, preflight } from '../../lib/http/handler.js';
-import { parseSitesPath } from '../../lib/http/sites-path.js';
+import { assertSitesAuthorized, handle, parseSitesPath, preflight, sitesRoute } from '../../lib/http/index.js';
 
 /** Everything below /api/factory/sites (vercel.json rewrites the sub-paths here; `serve` routes them by prefix). */
 export const SUBPATHS = true;
 
-// Loaded on first use: `serve` imports every route at start, and the inventory's modules would slow that for all.
-const routes = () => import('../../lib/http/sites-api.js');
-
 function route(method: 'GET' | 'POST' | 'PATCH' | 'DELETE') {
   return (request: Request): Promise<Response> =>
-    handle(
-      request,
-      async (context) => (await routes()).sitesRoute(method, parseSitesPath(new URL(request.url).pathname), request, context),
-      assertSitesAuthorized,
-    );
+    handle(request, async (context) => sitesRoute(method, parseSitesPath(new URL(request.url).pathname), request, context), assertSitesAuthorized);
 }
 
 /**

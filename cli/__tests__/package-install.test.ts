@@ -93,6 +93,9 @@ console.log(JSON.stringify(urls));`;
       const source = `import { walkSitemapEntries, FactoryError, type SitemapEntry, type WalkCallOptions } from 'crawler-factory';
 import { createJob } from 'crawler-factory/jobs';
 import { MemoryJobStore } from 'crawler-factory/store';
+import { openInventoryDb, type SyncRuntime } from 'crawler-factory/inventory';
+import { handle, type ServiceContext } from 'crawler-factory/service';
+import { startDemoSite } from 'crawler-factory/demo';
 const options: WalkCallOptions = { filter: { include: ['/blog/**'], scope: 'host' }, headers: { cookie: 'a=b' }, retries: 1 };
 export async function first(url: string): Promise<SitemapEntry | null> {
   for await (const batch of walkSitemapEntries(url, options)) return batch[0] ?? null;
@@ -100,6 +103,8 @@ export async function first(url: string): Promise<SitemapEntry | null> {
 }
 export const failure: FactoryError = new FactoryError('timeout', 'slow');
 export const started = createJob(new MemoryJobStore(), { rootUrl: 'https://example.com/' });
+export const entryPoints = [openInventoryDb, handle, startDemoSite];
+export type Service = [SyncRuntime, ServiceContext];
 `;
       writeFileSync(join(project, 'consumer.ts'), source);
       const args = [

@@ -1,5 +1,5 @@
-import { startDemoSite } from '../../lib/demo/demo-site.js';
-import { resolveWalkOptions } from '../../lib/core/limits.js';
+import { startDemoSite } from '../../lib/demo/index.js';
+import { resolveWalkOptions } from '../../lib/index.js';
 import type { Io } from '../io.js';
 import { intFlag, walkOptionsFrom } from '../options.js';
 import { stdoutSink } from '../output.js';

@@ -1,5 +1,4 @@
-import { discover } from '../../lib/factory/discovery/discovery.js';
-import { resolveWalkOptions } from '../../lib/core/limits.js';
+import { discover, resolveWalkOptions } from '../../lib/index.js';
 import { resolveInput } from '../inputs.js';
 import { UsageError, type Io } from '../io.js';
 import { walkOptionsFrom, type CommonFlags } from '../options.js';

@@ -1,4 +1,4 @@
-import { estimateScope } from '../../lib/factory/scope/scope-estimator.js';
+import { estimateScope } from '../../lib/index.js';
 import { resolveInput } from '../inputs.js';
 import type { Io } from '../io.js';
 import { intFlag, walkOptionsFrom, type CommonFlags } from '../options.js';

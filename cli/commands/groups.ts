@@ -1,5 +1,4 @@
-import { groupByPathPrefix } from '../../lib/factory/scope/path-grouper.js';
-import { walkSitemap } from '../../lib/factory/sitemap.js';
+import { groupByPathPrefix, walkSitemap } from '../../lib/index.js';
 import { resolveInput } from '../inputs.js';
 import type { Io } from '../io.js';
 import { walkOptionsFrom, type CommonFlags } from '../options.js';

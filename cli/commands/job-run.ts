@@ -1,12 +1,7 @@
 import { createJob, getJobStatus, readJobShard, retryStalledJob, runSlice } from '../../lib/factory/jobs/index.js';
-import type { NetPolicyInput } from '../../lib/core/limits.js';
-import type { JobStalled, JobStatus } from '../../lib/core/types.js';
-import type { JobStore } from '../../lib/store/job-store.js';
-import { assertJobId } from '../../lib/store/job-id.js';
-import { MemoryJobStore } from '../../lib/store/memory-job-store.js';
-import { connectRedisJobStore, createUpstashJobStore, openJobStore } from '../../lib/store/open-job-store.js';
+import { type NetPolicyInput, type JobStalled, type JobStatus, parseSiteUrl } from '../../lib/index.js';
+import { type JobStore, assertJobId, MemoryJobStore, connectRedisJobStore, createUpstashJobStore, openJobStore } from '../../lib/store/index.js';
 import { resolveInput } from '../inputs.js';
-import { parseSiteUrl } from '../../lib/factory/url/site-url.js';
 import { UsageError, type Io } from '../io.js';
 import { intFlag, walkOptionsFrom, type CommonFlags } from '../options.js';
 import { LineWriter } from '../output.js';

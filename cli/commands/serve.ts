@@ -1,12 +1,17 @@
 import { fileURLToPath } from 'node:url';
-import { factoryConfig, inMemoryStoreWarning } from '../../lib/config/factory-config.js';
-import { enableBackgroundSyncs, resumeRunningSyncs } from '../../lib/http/background-syncs.js';
-import { resetInventoryDb } from '../../lib/http/inventory-context.js';
-import { startScheduleTimer } from '../../lib/http/schedule-timer.js';
-import { checkListenAddress } from '../../lib/http/listen-policy.js';
-import { accessLog, startLocalApiServer } from '../../lib/http/local-server.js';
-import { resetServiceStore } from '../../lib/http/service.js';
-import { sendLogsTo, setLogLevel } from '../../lib/utils/logger.js';
+import {
+  factoryConfig,
+  inMemoryStoreWarning,
+  enableBackgroundSyncs,
+  resumeRunningSyncs,
+  resetInventoryDb,
+  startScheduleTimer,
+  checkListenAddress,
+  accessLog,
+  startLocalApiServer,
+  resetServiceStore,
+} from '../../lib/http/index.js';
+import { sendLogsTo, setLogLevel } from '../../lib/index.js';
 import { dbTarget, describeDb } from '../db-target.js';
 import { UsageError, type Io } from '../io.js';
 import { intFlag, netPolicyFrom } from '../options.js';

@@ -1,11 +1,16 @@
 import { UsageError, type Io } from '../io.js';
 import { intFlag, netPolicyFrom, scheduleFlag } from '../options.js';
-import type { InventoryDb } from '../../lib/inventory/db.js';
-import { databaseUrlFrom } from '../../lib/inventory/db-errors.js';
-import { openInventoryDb, DEFAULT_DB_DIR } from '../../lib/inventory/open-db.js';
-import { deleteSite } from '../../lib/inventory/site-deletion.js';
-import { listSitePage } from '../../lib/inventory/site-list.js';
-import { assertSiteId, updateSite, type SiteOptionsPatch } from '../../lib/inventory/sites.js';
+import {
+  type InventoryDb,
+  databaseUrlFrom,
+  openInventoryDb,
+  DEFAULT_DB_DIR,
+  deleteSite,
+  listSitePage,
+  assertSiteId,
+  updateSite,
+  type SiteOptionsPatch,
+} from '../../lib/inventory/index.js';
 
 /** The flags of `sites list|rm|set`. */
 export interface SitesFlags {

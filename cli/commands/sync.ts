@@ -4,13 +4,20 @@ import { intFlag, netPolicyFrom, scheduleFlag, type CommonFlags } from '../optio
 import { forgetRunSettings, loadRunSettings, pickFlags, resumeFlags, saveRunSettings } from '../run-settings.js';
 import { stopOnSignals } from '../stop-signals.js';
 import { MIN_BUDGET_MS } from './estimate.js';
-import { DEFAULT_DB_DIR, openInventoryDb } from '../../lib/inventory/open-db.js';
-import type { Sync } from '../../lib/inventory/schemas.js';
-import { ensureSite } from '../../lib/inventory/sites.js';
-import { advanceSync, startSync, stopSync, type SyncRuntime } from '../../lib/inventory/sync-driver.js';
-import { assertSyncId, getSync, getSyncDetail } from '../../lib/inventory/syncs.js';
-import type { JobStore } from '../../lib/store/job-store.js';
-import { openJobStore } from '../../lib/store/open-job-store.js';
+import {
+  DEFAULT_DB_DIR,
+  openInventoryDb,
+  type Sync,
+  ensureSite,
+  advanceSync,
+  startSync,
+  stopSync,
+  type SyncRuntime,
+  assertSyncId,
+  getSync,
+  getSyncDetail,
+} from '../../lib/inventory/index.js';
+import { type JobStore, openJobStore } from '../../lib/store/index.js';
 
 /** The flags of `sync`. */
 export interface SyncFlags extends CommonFlags {

@@ -1,4 +1,4 @@
-import { resolveWalkOptions } from '../../lib/core/limits.js';
+import { resolveWalkOptions } from '../../lib/index.js';
 import { readInputs } from '../inputs.js';
 import type { Io } from '../io.js';
 import { walkOptionsFrom, type CommonFlags } from '../options.js';

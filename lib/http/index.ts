@@ -1,0 +1,20 @@
+// The service's public entry point (`crawler-factory/service`): the web-standard handlers' plumbing, the routes behind
+// api/, the local server behind `serve`, health, schedules and the configuration they read. api/ and the CLI import
+// the service from here only.
+export { factoryConfig, inMemoryStoreWarning } from '../config/factory-config.js';
+export { DEFAULT_SLICE_BUDGET_MS, ESTIMATE_BUDGET_MS, SLICE_HARD_LIMIT_MS } from './api-limits.js';
+export { enableBackgroundSyncs, resumeRunningSyncs } from './background-syncs.js';
+export { assertSitesAuthorized } from './download-token.js';
+export { handle, preflight } from './handler.js';
+export { healthResponse, serviceHealth } from './health.js';
+export { resetInventoryDb } from './inventory-context.js';
+export { checkListenAddress } from './listen-policy.js';
+export { accessLog, startLocalApiServer } from './local-server.js';
+export { parseQuery, readJsonBody } from './request.js';
+export { DeleteJobQuerySchema, DiscoverQuerySchema, EstimateRequestSchema, JobActionRequestSchema, StartJobRequestSchema } from './request-schemas.js';
+export { errorResponse, json } from './responses.js';
+export { startScheduleTimer } from './schedule-timer.js';
+export { type ServiceContext, resetServiceStore } from './service.js';
+export { parseSitesPath } from './sites-path.js';
+export { assertCronAuthorized, cronTick } from './cron.js';
+export { sitesRoute } from './sites-api.js';

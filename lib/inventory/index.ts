@@ -1,0 +1,12 @@
+// The URL inventory's public entry point (`crawler-factory/inventory`): opening the database, sites, syncs and their
+// driver. The CLI imports the inventory from here only.
+export { type InventoryDb } from './db.js';
+export { databaseUrlFrom } from './db-errors.js';
+export { DEFAULT_DB_DIR, openInventoryDb } from './open-db.js';
+export { ScheduleSchema } from './schedule.js';
+export { type Sync } from './schemas.js';
+export { deleteSite } from './site-deletion.js';
+export { listSitePage } from './site-list.js';
+export { type SiteOptionsPatch, assertSiteId, ensureSite, updateSite } from './sites.js';
+export { type SyncRuntime, advanceSync, startSync, stopSync } from './sync-driver.js';
+export { assertSyncId, getSync, getSyncDetail } from './syncs.js';
