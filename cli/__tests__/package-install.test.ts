@@ -10,7 +10,8 @@ import { startServe } from '../../lib/http/__tests__/serve-process.js';
 import { freePort } from '../../test/helpers/redis-server.js';
 import { pageUrls, urlsetXml } from '../../test/helpers/sitemap-xml.js';
 
-// Slow on purpose (npm pack builds the package; npm install from the local cache): one file, its own timeout.
+// Slow on purpose (npm install from the local cache): one file, its own timeout. The pack takes dist/ as `npm ci` built it:
+// --ignore-scripts, because `prepare` would empty dist/ under the other test files that run the built bin at the same time.
 const run = promisify(execFile);
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const TSC = join(ROOT, 'node_modules/typescript/bin/tsc');
@@ -21,7 +22,7 @@ let project: string;
 beforeAll(async () => {
   site = await startLoopbackServer(() => ({ body: urlsetXml(pageUrls(site.origin, 5)) }));
   project = mkdtempSync(join(tmpdir(), 'cf-consumer-'));
-  const packed = await run('npm', ['pack', '--pack-destination', project, '--silent'], { cwd: ROOT, maxBuffer: 1 << 26 });
+  const packed = await run('npm', ['pack', '--ignore-scripts', '--pack-destination', project, '--silent'], { cwd: ROOT, maxBuffer: 1 << 26 });
   const tarball = packed.stdout.trim().split('\n').at(-1) ?? '';
   writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }));
   await run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', join(project, tarball)], { cwd: project, maxBuffer: 1 << 26 });
