@@ -6,7 +6,7 @@ import { FactoryError } from '../core/errors.js';
 const ageMs = z.coerce.number().int().nonnegative().nullable();
 
 /**
- * What the health route reports of the inventory: sites, running syncs and how long the oldest has run, due syncs
+ * What the health route reports of the inventory: sites (not deleted), running syncs and how long the oldest has run, due syncs
  * (scheduled, due, not running: waiting for a tick) and how long the oldest has waited.
  */
 export const InventoryStatsSchema = z.object({
@@ -27,7 +27,7 @@ const AGE_MS = (column: string) => `floor(extract(epoch FROM (now() - min(${colu
  */
 export async function inventoryStats(db: Queryable): Promise<InventoryStats> {
   const rows = await db.query(
-    `SELECT (SELECT count(*) FROM sites) AS sites, running.n AS "runningSyncs", running.age AS "oldestRunningAgeMs",
+    `SELECT (SELECT count(*) FROM sites WHERE deleted_at IS NULL) AS sites, running.n AS "runningSyncs", running.age AS "oldestRunningAgeMs",
        due.n AS "dueSyncs", due.age AS "oldestDueAgeMs"
      FROM (SELECT count(*) AS n, ${AGE_MS('started_at')} AS age FROM syncs WHERE state = 'running') running,
        (SELECT count(*) AS n, ${AGE_MS('next_sync_at')} AS age FROM sites s
