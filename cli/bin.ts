@@ -33,4 +33,6 @@ for (const stream of [process.stdout, process.stderr]) {
 const args = process.argv.slice(2);
 const quick = quickAnswer(args);
 if (quick !== null) process.stdout.write(quick);
-else process.exitCode = await (await import('./main.js')).main(args);
+// `walk` loads its bundle (the program with walk's whole code path in one file, scripts/build.mjs), anything else the
+// modules one by one; both are the same program.
+else process.exitCode = await (await import(args[0] === 'walk' ? './walk-main.js' : './main.js')).main(args);

@@ -20,10 +20,13 @@ export class LineWriter {
     return this.closed || this.stream.destroyed;
   }
 
-  /** Writes text (or bytes) as is, waiting for the stream to drain when it is full. */
-  async raw(text: string | Uint8Array): Promise<void> {
+  /**
+   * Writes text (or bytes) as is, waiting for the stream to drain when it is full; `written` is called once the
+   * stream is done with the bytes (their memory may then be reused), never if they are not written.
+   */
+  async raw(text: string | Uint8Array, written?: () => void): Promise<void> {
     if (this.isClosed || text.length === 0) return;
-    if (!this.stream.write(text)) await this.drained();
+    if (!this.stream.write(text, written === undefined ? undefined : (error) => error == null && written())) await this.drained();
   }
 
   /** Writes lines (one string per line). */

@@ -45,7 +45,7 @@ class Formatter {
     return this.format === 'json' ? (this.first ? ']\n' : '\n]\n') : '';
   }
 
-  event(event: WalkEvent<unknown>): string | Uint8Array {
+  event(event: WalkEvent<unknown>): string | Buffer {
     if (this.format === 'ndjson' && event.type !== 'batch') return `${JSON.stringify(event)}\n`;
     if (event.type !== 'batch' || event.items.length === 0) return '';
     if (this.format === 'lines') return `${(event.items as string[]).join('\n')}\n`;
@@ -70,6 +70,11 @@ class Formatter {
       }
     }
     return rows.take();
+  }
+
+  /** Takes back a chunk `event` returned, once the stream has written it: its buffer holds later rows. */
+  written(chunk: Buffer): void {
+    this.rows.recycle(chunk);
   }
 
   fatal(error: unknown): string {
@@ -128,7 +133,10 @@ export async function runWalk(
             io.stderr.write(`error ${event.kind}${event.url === null ? '' : ` ${event.url}`}: ${event.message}\n`);
           }
         }
-        if (!display.discard) await writer.raw(formatter.event(event));
+        if (!display.discard) {
+          const chunk = formatter.event(event);
+          await writer.raw(chunk, typeof chunk === 'string' ? undefined : () => formatter.written(chunk));
+        }
         if (writer.isClosed) break;
         progress.update(counts);
       }

@@ -65,7 +65,7 @@ describe('RowBytes', () => {
     });
   });
 
-  it('never overwrites bytes it handed out: each take starts a fresh buffer', () => {
+  it('never overwrites bytes it handed out until they are given back', () => {
     const rows = new RowBytes(8);
     rows.text('first');
     const first = rows.take();
@@ -74,5 +74,21 @@ describe('RowBytes', () => {
     expect(first.toString()).toBe('first');
     expect(second.toString()).toBe('second, longer than the buffer');
     expect(rows.length).toBe(0);
+  });
+
+  it('reuses a buffer given back (recycle) for later rows, and only that one', () => {
+    const rows = new RowBytes(64);
+    rows.text('first');
+    const first = rows.take();
+    rows.text('second');
+    const second = rows.take();
+    rows.recycle(first);
+    rows.text('third');
+    const third = rows.take();
+    rows.text('fourth');
+    const fourth = rows.take();
+    expect(fourth.buffer).toBe(first.buffer);
+    expect([second, third, fourth].map(String)).toEqual(['second', 'third', 'fourth']);
+    expect(new Set([second.buffer, third.buffer, fourth.buffer]).size).toBe(3);
   });
 });

@@ -17,15 +17,18 @@ export interface BenchTreeOptions {
   /** Bytes of encoded children the server may keep; the rest is generated per request. Default: a quarter of free memory, at most 2 GiB. */
   cacheBudgetBytes?: number;
   port?: number;
-  /** How children travel: `mixed` (the benchmark's tree, see benchChildEncoding), all `plain`, or all `gzip` (Content-Encoding). */
+  /** How children travel: `mixed` (the benchmark's tree, see benchChildEncoding), `half-plain`, all `plain`, or all `gzip` (Content-Encoding). */
   wire?: BenchWire;
   /** One loc in ten carries a query string escaped as XML (`?colour=blue&amp;size=m`), as shops' faceted URLs do. */
   amp?: boolean;
 }
 
-/** The encodings of a tree's children: the benchmark's rotation, or one for all (to see each path's cost alone). */
-export type BenchWire = 'mixed' | 'plain' | 'gzip';
-const BENCH_WIRES: readonly string[] = ['mixed', 'plain', 'gzip'] satisfies BenchWire[];
+/**
+ * The encodings of a tree's children: the benchmark's rotation (`mixed`), the acceptance harness's (`half-plain`: half
+ * plain, a quarter `.xml.gz`, a quarter Content-Encoding gzip), or one for all (to see each path's cost alone).
+ */
+export type BenchWire = 'mixed' | 'half-plain' | 'plain' | 'gzip';
+const BENCH_WIRES: readonly string[] = ['mixed', 'half-plain', 'plain', 'gzip'] satisfies BenchWire[];
 
 /** A `--wire` value as a BenchWire (absent: `mixed`); anything else is refused with the values allowed. */
 export function benchWireOf(value: string | undefined): BenchWire {
@@ -39,15 +42,20 @@ export type BenchTree = LoopbackServer & { indexUrl: string; expectedUrls: numbe
 
 const INDEX_PATH = '/bench/index.xml';
 const ROTATION: readonly WireEncoding[] = ['gzip-file', 'content-encoding', 'plain'];
+const HALF_PLAIN_ROTATION: readonly WireEncoding[] = ['gzip-file', 'plain', 'content-encoding', 'plain'];
 const COLOURS = ['blue', 'red', 'green', 'black', 'white', 'silver', 'amber'];
 const NOUNS = ['widget', 'gadget', 'lamp', 'chair', 'kettle', 'jacket', 'backpack', 'sneaker'];
 const CHUNK_ENTRIES = 1_000;
 
-/** How child `i` travels: mixed, a third `.xml.gz`, a third plain XML with `Content-Encoding: gzip`, a third plain. */
+/**
+ * How child `i` travels: mixed, a third `.xml.gz`, a third plain XML with `Content-Encoding: gzip`, a third plain;
+ * half-plain, one in four `.xml.gz`, one in four `Content-Encoding: gzip`, the other half plain (20 children: 5, 5, 10).
+ */
 export function benchChildEncoding(i: number, wire: BenchWire = 'mixed'): WireEncoding {
   if (wire === 'plain') return 'plain';
   if (wire === 'gzip') return 'content-encoding';
-  return ROTATION[i % ROTATION.length] ?? 'plain';
+  const rotation = wire === 'half-plain' ? HALF_PLAIN_ROTATION : ROTATION;
+  return rotation[i % rotation.length] ?? 'plain';
 }
 
 /** Path of child `i`. */

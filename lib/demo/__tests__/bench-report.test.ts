@@ -76,6 +76,7 @@ describe('benchmark report', () => {
     expect(() => readConfig(['--only', 'nobody'])).toThrow(/unknown contender/);
     expect(readConfig(['--out', '.tmp/run.json']).out).toBe('.tmp/run.json');
     expect(readConfig(['--wire', 'plain', '--trees', '5M']).scenarios.map((s) => [s.name, s.wire])).toEqual([['5M plain', 'plain']]);
-    expect(() => readConfig(['--wire', 'brotli'])).toThrow(/--wire must be one of mixed, plain, gzip/);
+    expect(readConfig(['--wire', 'half-plain', '--trees', '1M']).scenarios.map((s) => s.name)).toEqual(['1M half-plain']);
+    expect(() => readConfig(['--wire', 'brotli'])).toThrow(/--wire must be one of mixed, half-plain, plain, gzip: brotli/);
   });
 });

@@ -56,6 +56,14 @@ describe('benchmark tree', () => {
     }
   });
 
+  it('sends half the children plain, a quarter .xml.gz and a quarter Content-Encoding gzip (--wire half-plain)', () => {
+    const encodings = Array.from({ length: 20 }, (_, i) => benchChildEncoding(i, 'half-plain'));
+    const count = (encoding: string) => encodings.filter((e) => e === encoding).length;
+    expect([count('plain'), count('gzip-file'), count('content-encoding')]).toEqual([10, 5, 5]);
+    expect(benchChildPath(0, 'half-plain')).toMatch(/\.xml\.gz$/);
+    expect(benchChildPath(1, 'half-plain')).toMatch(/\.xml$/);
+  });
+
   it('writes realistic entries of about 220 bytes', () => {
     const sizes = Array.from({ length: 1_000 }, (_, i) => Buffer.byteLength(benchEntry('http://127.0.0.1:40000', 7, i * 49)));
     const mean = sizes.reduce((a, b) => a + b, 0) / sizes.length;
