@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { InventoryDb } from './db.js';
 import { SiteSummarySchema, parseRows, type SiteSummary } from './schemas.js';
-import { SITE_COLUMNS, SYNC_COLUMNS } from './sql-columns.js';
+import { SITE_COLUMNS, SYNC_COLUMNS, syncsWithTotals } from './sql-columns.js';
 import { RequestError } from '../core/errors.js';
 
 /** Largest page of the site list. */
@@ -60,7 +60,7 @@ export async function listSitePage(db: InventoryDb, query: Partial<SiteListQuery
   const rows = await db.query(
     `SELECT ${SITE_COLUMNS},
        (SELECT count(*) FROM urls u WHERE u.site_id = s.site_id AND u.removed_at IS NULL)::int AS "urlCount",
-       (SELECT row_to_json(last) FROM (SELECT ${SYNC_COLUMNS} FROM syncs y WHERE y.site_id = s.site_id ORDER BY started_at DESC, sync_id LIMIT 1) last) AS "lastSync",
+       (SELECT row_to_json(last) FROM (SELECT ${SYNC_COLUMNS} FROM ${syncsWithTotals('y')} WHERE y.site_id = s.site_id ORDER BY started_at DESC, sync_id LIMIT 1) last) AS "lastSync",
        to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS "cursorAt"
      FROM sites s
      WHERE s.deleted_at IS NULL
