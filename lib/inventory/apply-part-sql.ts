@@ -24,10 +24,13 @@ sync AS MATERIALIZED (SELECT seq FROM syncs WHERE sync_id = $1),
 -- statistics are stale (a table filled by the sync itself), turning each part into a scan of every URL.
 cur AS MATERIALIZED (
   SELECT i.*, u.url IS NOT NULL AS known, u.sitemap_lastmod AS old_lastmod, u.changefreq AS old_changefreq,
-    u.priority AS old_priority, u.removed_at IS NOT NULL AS was_removed, u.source_sitemap AS old_source,
-    CASE WHEN u.url IS NULL THEN false ELSE EXISTS (
-      SELECT 1 FROM url_sitemaps m WHERE m.site_id = $2 AND m.url = i.url AND m.seen_seq = (SELECT seq FROM sync)) END AS seen_now
-  FROM input i LEFT JOIN LATERAL (SELECT * FROM urls x WHERE x.site_id = $2 AND x.url = i.url LIMIT 1) u ON true
+    u.priority AS old_priority, u.removed_at IS NOT NULL AS was_removed, u.source_sitemap AS old_source, s.url IS NOT NULL AS seen_now
+  FROM input i
+  LEFT JOIN LATERAL (SELECT * FROM urls x WHERE x.site_id = $2 AND x.url = i.url LIMIT 1) u ON true
+  -- Probed per known row too (LIMIT 1): an EXISTS here would be hashed over every membership of the site.
+  LEFT JOIN LATERAL (
+    SELECT m.url FROM url_sitemaps m WHERE u.url IS NOT NULL AND m.site_id = $2 AND m.url = i.url AND m.seen_seq = (SELECT seq FROM sync) LIMIT 1
+  ) s ON true
 ),
 fate AS MATERIALIZED (
   SELECT c.*, c.known AND NOT c.seen_now AS compared,
