@@ -44,11 +44,16 @@ try {
     [SITES],
   );
   await db.query(
-    `INSERT INTO syncs (sync_id, site_id, job_id, state, started_at, finished_at, seen_count)
+    `INSERT INTO syncs (sync_id, site_id, job_id, state, started_at, finished_at)
      SELECT lpad(to_hex(n), 11, '0') || lpad(to_hex(k), 11, '0'), 'site-' || lpad(n::text, 5, '0'), 'job', 'done',
-            now() - (k + 1) * interval '1 day', now() - (k + 1) * interval '1 day' + interval '1 minute', 1000
+            now() - (k + 1) * interval '1 day', now() - (k + 1) * interval '1 day' + interval '1 minute'
      FROM generate_series(0, $1 - 1) n, generate_series(0, $2 - 1) k`,
     [SITES, SYNCS],
+  );
+  // Each sync's counters are its parts' (migration 6): two parts of 500 URLs.
+  await db.query(
+    `INSERT INTO sync_parts (sync_id, shard, part, parts, rows, seen, new)
+     SELECT sync_id, 0, p, 2, 500, 500, 500 FROM syncs, generate_series(0, 1) p`,
   );
   const page = (raw: Record<string, string>) => listSitePage(db, SiteListQuerySchema.parse(raw));
   let deep = await page({ limit: '50' });

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { InventoryDb, Queryable } from './db.js';
 import type { SiteFilter } from './schemas.js';
 import { resolveSitemapIds } from './sitemap-ids.js';
-import { UPSERT_BATCH_SQL } from './upsert-sql.js';
+import { APPLY_PART_SQL } from './apply-part-sql.js';
 import { localeOf, pathPrefixOf } from '../factory/scope/locale.js';
 import type { ShardEntry } from '../core/types.js';
 
@@ -24,7 +24,7 @@ export interface ShardApplied {
   skippedParts: number;
 }
 
-const CountsSchema = z.object({ seen: z.number(), added: z.number(), changed: z.number(), returned: z.number() });
+const AppliedSchema = z.object({ applied: z.number().int() });
 
 interface Row {
   url: string;
@@ -104,29 +104,18 @@ interface Part {
   sitemapIds: ReadonlyMap<string, number>;
 }
 
-// One transaction: claim the (sync, shard, part) key first; a key already there means the part is in, so nothing is written.
-async function applyPart(tx: Queryable, part: Part): Promise<boolean> {
+// One statement, so one transaction in one round trip: the part's key is claimed and its rows, history and counters
+// written together (lib/inventory/apply-part-sql.ts); a key already there writes nothing.
+async function applyPart(db: Queryable, part: Part): Promise<boolean> {
   const { syncId, siteId, shard } = part.shard;
-  const claimed = await tx.query(
-    'INSERT INTO sync_parts (sync_id, shard, part, parts, rows) VALUES ($1, $2, $3, $4, $5) ON CONFLICT DO NOTHING RETURNING part',
-    [syncId, shard, part.index, part.total, part.rows.length],
-  );
-  if (claimed.length === 0) return false;
-  const [raw] = await tx.query(UPSERT_BATCH_SQL, [syncId, siteId, ...columns(part.rows, part.sitemapIds)]);
-  const counts = CountsSchema.parse(raw);
-  await tx.query(
-    `UPDATE syncs SET seen_count = seen_count + $2, new_count = new_count + $3, changed_count = changed_count + $4,
-       returned_count = returned_count + $5, filtered_count = filtered_count + $6, updated_at = now(),
-       shards_applied = shards_applied + CASE WHEN (SELECT count(*) FROM sync_parts WHERE sync_id = $1 AND shard = $7) = $8 THEN 1 ELSE 0 END
-     WHERE sync_id = $1`,
-    [syncId, counts.seen, counts.added, counts.changed, counts.returned, part.filtered, shard, part.total],
-  );
-  return true;
+  const params = [syncId, siteId, shard, part.index, part.total, part.filtered, ...columns(part.rows, part.sitemapIds)];
+  const [row] = await db.query(APPLY_PART_SQL, params);
+  return AppliedSchema.parse(row).applied === 1;
 }
 
 /**
  * Applies one shard to the inventory exactly once: deduplicated, filtered, split in parts of at most 500 rows, each part
- * (URLs and their sitemap memberships) in its own transaction keyed by (sync, shard, part). A re-run after a crash,
+ * (URLs, their sitemap memberships, history and counters) in one statement keyed by (sync, shard, part). A re-run after a crash,
  * or by a second worker, writes nothing twice.
  */
 export async function applyShard(db: InventoryDb, shard: ShardToApply): Promise<ShardApplied> {
@@ -140,7 +129,7 @@ export async function applyShard(db: InventoryDb, shard: ShardToApply): Promise<
   const result: ShardApplied = { appliedParts: 0, skippedParts: 0 };
   for (const [index, partRows] of parts.entries()) {
     const part = { shard, index, total: parts.length, rows: partRows, filtered: index === 0 ? filtered : 0, sitemapIds };
-    if (await db.transaction((tx) => applyPart(tx, part))) result.appliedParts += 1;
+    if (await applyPart(db, part)) result.appliedParts += 1;
     else result.skippedParts += 1;
   }
   return result;

@@ -49,20 +49,27 @@ export async function readKnownSitemaps(db: InventoryDb, sync: { syncId: string;
 
 /**
  * Records on the sync how many sitemaps were unchanged, how many live URLs they kept, and how many live URLs this sync
- * did not see were kept because their sitemap failed or could not be proven gone (set, not added: safe to repeat).
+ * did not see (no membership stamped with its sequence number `seq`) were kept because their sitemap failed or could not
+ * be proven gone (set, not added: safe to repeat).
  */
-export async function recordKept(db: InventoryDb, sync: { syncId: string; siteId: string }, plan: RemovalPlan, unchangedSitemaps: number): Promise<void> {
+export async function recordKept(
+  db: InventoryDb,
+  sync: { syncId: string; siteId: string; seq: number },
+  plan: RemovalPlan,
+  unchangedSitemaps: number,
+): Promise<void> {
   await db.query(
     `UPDATE syncs SET unchanged_sitemaps = $3, updated_at = now(),
        kept_count = CASE WHEN cardinality($4::int[]) = 0 THEN 0 ELSE (
          SELECT count(*) FROM urls u WHERE u.site_id = $2 AND u.removed_at IS NULL
            AND EXISTS (SELECT 1 FROM url_sitemaps m WHERE m.site_id = $2 AND m.url = u.url AND m.sitemap_id = ANY($4::int[]))) END,
        kept_unread_count = CASE WHEN cardinality($5::int[]) = 0 THEN 0 ELSE (
-         SELECT count(*) FROM urls u WHERE u.site_id = $2 AND u.removed_at IS NULL AND u.last_sync_id <> $1
+         SELECT count(*) FROM urls u WHERE u.site_id = $2 AND u.removed_at IS NULL
+           AND NOT EXISTS (SELECT 1 FROM url_sitemaps m WHERE m.site_id = $2 AND m.url = u.url AND m.seen_seq = $6)
            AND EXISTS (SELECT 1 FROM url_sitemaps m WHERE m.site_id = $2 AND m.url = u.url AND m.sitemap_id = ANY($5::int[]))
            AND NOT EXISTS (SELECT 1 FROM url_sitemaps m WHERE m.site_id = $2 AND m.url = u.url AND m.sitemap_id = ANY($4::int[]))) END
      WHERE sync_id = $1 AND state = 'running'`,
-    [sync.syncId, sync.siteId, unchangedSitemaps, plan.unchanged, plan.unread],
+    [sync.syncId, sync.siteId, unchangedSitemaps, plan.unchanged, plan.unread, sync.seq],
   );
 }
 
@@ -91,7 +98,7 @@ export async function removeUnlisted(db: InventoryDb, sync: { syncId: string; si
 export async function removeWhatIsGone(db: InventoryDb, sync: { syncId: string; siteId: string }, job: Omit<SyncOutcome, 'seq'>): Promise<RemovalPlan> {
   const { seq, sitemaps } = await readKnownSitemaps(db, sync);
   const plan = planRemovals(sitemaps, { ...job, seq });
-  await recordKept(db, sync, plan, job.unchanged.length);
+  await recordKept(db, { ...sync, seq }, plan, job.unchanged.length);
   await removeUnlisted(db, { ...sync, seq }, plan);
   return plan;
 }

@@ -4,7 +4,24 @@
 export const SITE_COLUMNS = `site_id AS "siteId", root_url AS "rootUrl", options, created_at AS "createdAt", updated_at AS "updatedAt",
   schedule_ms AS "schedule", next_sync_at AS "nextSyncAt"`;
 
-/** `syncs` columns as SyncSchema reads them. */
+/**
+ * `syncs` with the counters its parts wrote (`sync_parts`, one row a part), summed: the only way to read a sync's
+ * counters. Use it where `syncs` would stand, with an alias: `SELECT ${SYNC_COLUMNS} FROM ${syncsWithTotals('y')} WHERE ...`.
+ * Filters on the sync's own columns reach the `syncs` scan; the sums are computed per sync row that is kept.
+ */
+export function syncsWithTotals(alias: string): string {
+  return `(SELECT totals_s.*, totals_t.seen_count, totals_t.new_count, totals_t.changed_count, totals_t.returned_count, totals_t.filtered_count, totals_t.shards_applied
+  FROM syncs totals_s CROSS JOIN LATERAL (
+    SELECT coalesce(sum(totals_g.seen), 0) AS seen_count, coalesce(sum(totals_g.new), 0) AS new_count, coalesce(sum(totals_g.changed), 0) AS changed_count,
+      coalesce(sum(totals_g.returned), 0) AS returned_count, coalesce(sum(totals_g.filtered), 0) AS filtered_count,
+      count(*) FILTER (WHERE totals_g.shard >= 0 AND totals_g.complete) AS shards_applied
+    FROM (SELECT totals_p.shard, sum(totals_p.seen) AS seen, sum(totals_p.new) AS new, sum(totals_p.changed) AS changed, sum(totals_p.returned) AS returned,
+            sum(totals_p.filtered) AS filtered, count(*) = max(totals_p.parts) AS complete
+          FROM sync_parts totals_p WHERE totals_p.sync_id = totals_s.sync_id GROUP BY totals_p.shard) totals_g
+  ) totals_t) ${alias}`;
+}
+
+/** `syncs` columns as SyncSchema reads them, over `syncsWithTotals` (the counters are not columns of `syncs`). */
 export const SYNC_COLUMNS = `sync_id AS "syncId", site_id AS "siteId", job_id AS "jobId", state, started_at AS "startedAt",
   finished_at AS "finishedAt", updated_at AS "updatedAt", urls_found AS "urlsFound", shards_written AS "shardsWritten",
   shards_applied AS "shardsApplied", sitemaps_done AS "sitemapsDone", sitemaps_pending AS "sitemapsPending",

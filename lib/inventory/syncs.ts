@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { InventoryDb } from './db.js';
 import { SyncDetailSchema, SyncSchema, parseRows, type FailedSitemap, type Sync, type SyncDetail } from './schemas.js';
 import { nextSyncSql } from './schedule.js';
-import { SYNC_COLUMNS } from './sql-columns.js';
+import { SYNC_COLUMNS, syncsWithTotals } from './sql-columns.js';
 import { RequestError } from '../core/errors.js';
 import type { JobState, JobStatus, ReportedError } from '../core/types.js';
 import { sitemapFate } from '../factory/walk/walk-policy.js';
@@ -19,7 +19,7 @@ export function assertSyncId(value: unknown): string {
 
 /** The running sync of a site, or null. */
 export async function runningSync(db: InventoryDb, siteId: string): Promise<Sync | null> {
-  const rows = await db.query(`SELECT ${SYNC_COLUMNS} FROM syncs WHERE site_id = $1 AND state = 'running'`, [siteId]);
+  const rows = await db.query(`SELECT ${SYNC_COLUMNS} FROM ${syncsWithTotals('y')} WHERE site_id = $1 AND state = 'running'`, [siteId]);
   return parseRows(SyncSchema, rows)[0] ?? null;
 }
 
@@ -32,18 +32,20 @@ export function conflictWith(running: Sync): RequestError {
 export async function insertSync(db: InventoryDb, sync: { syncId: string; siteId: string; jobId: string }): Promise<Sync> {
   const rows = await db.query(
     `INSERT INTO syncs (sync_id, site_id, job_id, state) VALUES ($1, $2, $3, 'running')
-     ON CONFLICT (site_id) WHERE state = 'running' DO NOTHING RETURNING ${SYNC_COLUMNS}`,
+     ON CONFLICT (site_id) WHERE state = 'running' DO NOTHING RETURNING sync_id`,
     [sync.syncId, sync.siteId, sync.jobId],
   );
-  const [inserted] = parseRows(SyncSchema, rows);
-  if (inserted) return inserted;
+  if (rows.length > 0) return getSync(db, sync.syncId);
   const running = await runningSync(db, sync.siteId);
   throw running ? conflictWith(running) : new RequestError('conflict', `site ${sync.siteId} has a running sync`);
 }
 
 /** A sync by id (optionally of one site), or `not_found`. */
 export async function getSync(db: InventoryDb, syncId: string, siteId?: string): Promise<Sync> {
-  const rows = await db.query(`SELECT ${SYNC_COLUMNS} FROM syncs WHERE sync_id = $1 AND ($2::text IS NULL OR site_id = $2)`, [syncId, siteId ?? null]);
+  const rows = await db.query(`SELECT ${SYNC_COLUMNS} FROM ${syncsWithTotals('y')} WHERE sync_id = $1 AND ($2::text IS NULL OR site_id = $2)`, [
+    syncId,
+    siteId ?? null,
+  ]);
   const [sync] = parseRows(SyncSchema, rows);
   if (!sync) throw new RequestError('not_found', `no sync ${syncId}${siteId ? ` of site ${siteId}` : ''}`);
   return sync;
@@ -51,7 +53,10 @@ export async function getSync(db: InventoryDb, syncId: string, siteId?: string):
 
 /** A site's latest syncs, newest first. */
 export async function listSyncs(db: InventoryDb, siteId: string, limit = 20): Promise<Sync[]> {
-  const rows = await db.query(`SELECT ${SYNC_COLUMNS} FROM syncs WHERE site_id = $1 ORDER BY started_at DESC, sync_id LIMIT $2`, [siteId, limit]);
+  const rows = await db.query(`SELECT ${SYNC_COLUMNS} FROM ${syncsWithTotals('y')} WHERE site_id = $1 ORDER BY started_at DESC, sync_id LIMIT $2`, [
+    siteId,
+    limit,
+  ]);
   return parseRows(SyncSchema, rows);
 }
 
@@ -96,7 +101,7 @@ export async function recordJobStatus(db: InventoryDb, syncId: string, status: J
 /** A sync with the sitemaps that failed in it (URL, kind, message, status, fate), or `not_found`. */
 export async function getSyncDetail(db: InventoryDb, syncId: string, siteId?: string): Promise<SyncDetail> {
   const rows = await db.query(
-    `SELECT ${SYNC_COLUMNS}, failed_sitemaps AS "failedSitemaps" FROM syncs WHERE sync_id = $1 AND ($2::text IS NULL OR site_id = $2)`,
+    `SELECT ${SYNC_COLUMNS}, failed_sitemaps AS "failedSitemaps" FROM ${syncsWithTotals('y')} WHERE sync_id = $1 AND ($2::text IS NULL OR site_id = $2)`,
     [syncId, siteId ?? null],
   );
   const [sync] = parseRows(SyncDetailSchema, rows);
@@ -118,8 +123,8 @@ export async function finishSync(db: InventoryDb, syncId: string, state: Exclude
   );
 }
 
-/** Shards of a sync whose every part is applied. */
+/** Shards of a sync whose every part is applied (shard -1 holds totals carried over by migration 6, not a shard). */
 export async function appliedShards(db: InventoryDb, syncId: string): Promise<Set<number>> {
-  const rows = await db.query('SELECT shard FROM sync_parts WHERE sync_id = $1 GROUP BY shard HAVING count(*) = max(parts)', [syncId]);
+  const rows = await db.query('SELECT shard FROM sync_parts WHERE sync_id = $1 AND shard >= 0 GROUP BY shard HAVING count(*) = max(parts)', [syncId]);
   return new Set(rows.map((row) => z.coerce.number().int().parse(row.shard)));
 }

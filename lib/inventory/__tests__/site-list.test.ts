@@ -89,10 +89,15 @@ describe.each(DATABASES)('site list on $name', ({ open }) => {
 
   it("gives each site its newest sync as the syncs' reader reads it, and none to a site never synced", async () => {
     await test.db.query(
-      `INSERT INTO syncs (sync_id, site_id, job_id, state, started_at, finished_at, seen_count, new_count) VALUES
-         ('AAAAAAAAAAAAAAAAAAAAAA', 'site-0010', 'job-a', 'done', timestamptz '2026-01-02T00:00:00Z', timestamptz '2026-01-02T00:01:00Z', 40, 40),
-         ('BBBBBBBBBBBBBBBBBBBBBB', 'site-0010', 'job-b', 'running', timestamptz '2026-01-03T00:00:00Z', NULL, 0, 0),
-         ('CCCCCCCCCCCCCCCCCCCCCC', 'site-0011', 'job-c', 'failed', timestamptz '2026-01-02T00:00:00Z', timestamptz '2026-01-02T00:00:09Z', 0, 0)`,
+      `INSERT INTO syncs (sync_id, site_id, job_id, state, started_at, finished_at) VALUES
+         ('AAAAAAAAAAAAAAAAAAAAAA', 'site-0010', 'job-a', 'done', timestamptz '2026-01-02T00:00:00Z', timestamptz '2026-01-02T00:01:00Z'),
+         ('BBBBBBBBBBBBBBBBBBBBBB', 'site-0010', 'job-b', 'running', timestamptz '2026-01-03T00:00:00Z', NULL),
+         ('CCCCCCCCCCCCCCCCCCCCCC', 'site-0011', 'job-c', 'failed', timestamptz '2026-01-02T00:00:00Z', timestamptz '2026-01-02T00:00:09Z')`,
+    );
+    // Counters are the parts' (migration 6): the running sync has applied one part of 12 URLs so far.
+    await test.db.query(
+      `INSERT INTO sync_parts (sync_id, shard, part, parts, rows, seen, new) VALUES
+         ('AAAAAAAAAAAAAAAAAAAAAA', 0, 0, 1, 40, 40, 40), ('BBBBBBBBBBBBBBBBBBBBBB', 0, 0, 1, 12, 12, 12)`,
     );
     const { sites } = await listSitePage(test.db, query({ q: 'site-001', limit: '3' }));
     expect(sites.map((site) => [site.siteId, site.lastSync?.syncId ?? null, site.lastSync?.state ?? null])).toEqual([
@@ -101,5 +106,6 @@ describe.each(DATABASES)('site list on $name', ({ open }) => {
       ['site-0012', null, null],
     ]);
     expect(sites[0]?.lastSync).toEqual(await getSync(test.db, 'BBBBBBBBBBBBBBBBBBBBBB'));
+    expect(sites[0]?.lastSync).toMatchObject({ seen: 12, new: 12, shardsApplied: 1 });
   });
 });
