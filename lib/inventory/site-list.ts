@@ -2,8 +2,8 @@ import { z } from 'zod';
 import type { InventoryDb } from './db.js';
 import { SiteSummarySchema, parseRows, type SiteSummary } from './schemas.js';
 import { SITE_COLUMNS } from './sql-columns.js';
-import { getSync } from './syncs.js';
-import { isFactoryError, RequestError } from '../core/errors.js';
+import { getSyncsById } from './syncs.js';
+import { RequestError } from '../core/errors.js';
 
 /** Largest page of the site list. */
 export const MAX_SITE_PAGE = 1_000;
@@ -57,18 +57,6 @@ function decodeCursor(cursor: string): [string, string] {
 
 const PageRowSchema = SiteSummarySchema.omit({ lastSync: true }).extend({ cursorAt: z.string(), lastSyncId: z.string().nullable() });
 
-// The last sync is read through the syncs' own reader, which owns how its counters are stored and summed; a sync whose
-// site was deleted since the page was read is no sync.
-async function lastSyncOf(db: InventoryDb, syncId: string | null): Promise<SiteSummary['lastSync']> {
-  if (syncId === null) return null;
-  try {
-    return await getSync(db, syncId);
-  } catch (error) {
-    if (isFactoryError(error) && error.kind === 'not_found') return null;
-    throw error;
-  }
-}
-
 /** Sites with their live URL count and last sync, oldest first; filtered by `q`, keyset-paginated by `limit` / `cursor`. */
 export async function listSitePage(db: InventoryDb, query: Partial<SiteListQuery> = {}): Promise<SitePage> {
   const [afterAt, afterId] = query.cursor === undefined ? [null, null] : decodeCursor(query.cursor);
@@ -88,6 +76,15 @@ export async function listSitePage(db: InventoryDb, query: Partial<SiteListQuery
   const page = query.limit === undefined ? parsed : parsed.slice(0, query.limit);
   const last = page.at(-1);
   const nextCursor = query.limit !== undefined && parsed.length > query.limit && last ? encodeCursor(last.cursorAt, last.siteId) : null;
-  const sites = await Promise.all(page.map(async ({ cursorAt: _cursorAt, lastSyncId, ...site }) => ({ ...site, lastSync: await lastSyncOf(db, lastSyncId) })));
+  // The last syncs are read in one query through the syncs' own reader, which owns how their counters are summed; a
+  // sync whose site was deleted since the page was read is no sync.
+  const lastSyncs = await getSyncsById(
+    db,
+    page.flatMap(({ lastSyncId }) => (lastSyncId === null ? [] : [lastSyncId])),
+  );
+  const sites = page.map(({ cursorAt: _cursorAt, lastSyncId, ...site }) => ({
+    ...site,
+    lastSync: lastSyncId === null ? null : (lastSyncs.get(lastSyncId) ?? null),
+  }));
   return { sites, nextCursor };
 }

@@ -51,6 +51,13 @@ export async function getSync(db: InventoryDb, syncId: string, siteId?: string):
   return sync;
 }
 
+/** The syncs of `syncIds` that exist, in one read (the site list's last syncs); a missing id is left out. */
+export async function getSyncsById(db: InventoryDb, syncIds: readonly string[]): Promise<Map<string, Sync>> {
+  if (syncIds.length === 0) return new Map();
+  const rows = await db.query(`SELECT ${SYNC_COLUMNS} FROM ${syncsWithTotals('y')} WHERE sync_id = ANY($1::text[])`, [syncIds]);
+  return new Map(parseRows(SyncSchema, rows).map((sync) => [sync.syncId, sync]));
+}
+
 /** A site's latest syncs, newest first. */
 export async function listSyncs(db: InventoryDb, siteId: string, limit = 20): Promise<Sync[]> {
   const rows = await db.query(`SELECT ${SYNC_COLUMNS} FROM ${syncsWithTotals('y')} WHERE site_id = $1 ORDER BY started_at DESC, sync_id LIMIT $2`, [
