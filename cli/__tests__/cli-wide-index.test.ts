@@ -1,6 +1,6 @@
 // Limits at scale through the built bin, default flags: an index of 60,000 one-URL children keeps 50,000
 // (maxChildrenPerIndex) and reports the rest once as too_many_children, in `walk` and in `job run` on Redis and memory.
-// Counts only: the timing goals are bench/wide-index.ts's (`npm run bench -- --only wide-index`).
+// Counts only (generous timeouts: a loaded machine may take minutes): the timing goals are bench/wide-index.ts's.
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -49,7 +49,7 @@ describe('an index of 60,000 one-URL children, default flags', () => {
       expect.objectContaining({ kind: 'too_many_children', url: site.server.url('/index.xml') }),
     ]);
     expect(site.server.hits(`/c/${KEPT}.xml`)).toBe(0);
-  }, 180_000);
+  }, 600_000);
 
   // The same outcome from either store: the finishes a slice batches (finishMany) change nothing the status says.
   it.each(['redis', 'memory'] as const)(
