@@ -70,6 +70,6 @@ describe('an index of 60,000 one-URL children, default flags', () => {
       const store = await connectRedisJobStore(redis.url);
       await store.deleteJob(status.jobId).finally(() => store.close());
     },
-    180_000,
+    600_000,
   );
 });
