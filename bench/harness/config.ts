@@ -151,7 +151,7 @@ export function readConfig(argv: string[]): BenchConfig {
   const manySitemaps = only === null || only.manySitemaps ? (quick ? 10_000 : 50_000) : null;
   const resync = only === null || only.resync ? (quick ? RESYNC_QUICK : RESYNC_FULL) : null;
   // Only when named: it measures the built bin, which an ordinary bench run does not build.
-  const wideIndex = only?.wideIndex === true ? (quick ? [60_000] : [60_000, 1_000_000]) : null;
+  const wideIndex = only?.wideIndex === true ? (quick ? [60_000] : [50_000, 60_000, 1_000_000]) : null;
   const cliBase = quick ? CLI_QUICK : CLI_FULL;
   // The CLI section keeps the acceptance tree's wire unless `--wire` names another.
   const cliWire = values.wire === undefined ? cliBase.wire : wire;

@@ -191,6 +191,11 @@ export interface JobStore {
   enqueue(jobId: string, request: EnqueueRequest): Promise<EnqueueResult>;
   /** Marks claimed work finished (with its errors); the job is done once nothing is pending or leased. */
   finishWork(jobId: string, request: FinishRequest): Promise<FinishResult>;
+  /**
+   * Finishes several pieces of work in one atomic step (one Lua script on Redis): each request is applied in order as
+   * `finishWork` would apply it alone, and its result is at the same index. What a slice's loops finish at once.
+   */
+  finishMany(jobId: string, requests: readonly FinishRequest[]): Promise<FinishResult[]>;
   /** Gives a lease back early (compare-and-delete), so the work is free at once instead of at expiry. */
   release(jobId: string, workId: string, token: string): Promise<boolean>;
   /** Renews a lease its holder still holds (compare-and-renew); false when it expired or another worker took it. */

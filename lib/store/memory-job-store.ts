@@ -97,6 +97,13 @@ export class MemoryJobStore implements JobStore {
     return result;
   }
 
+  async finishMany(jobId: string, requests: readonly FinishRequest[]): Promise<FinishResult[]> {
+    const job = this.get(jobId);
+    const results = requests.map((request) => job.finish(request, this.now()));
+    if (results.some((result) => result.type === 'finished')) this.touch(job);
+    return results;
+  }
+
   async release(jobId: string, workId: string, token: string): Promise<boolean> {
     return this.get(jobId).release(workId, token, this.now());
   }

@@ -44,6 +44,7 @@ import {
   CREATE_JOB,
   DELETE_JOB,
   ENQUEUE,
+  FINISH_MANY,
   FINISH_WORK,
   RELEASE,
   RENEW,
@@ -66,6 +67,28 @@ export interface RedisJobStoreOptions {
 
 const flag = (value: boolean): string => (value ? '1' : '0');
 const pairs = (items: QueuedWork[]): string[] => items.flatMap(({ key, item }) => [key ?? '', JSON.stringify(item)]);
+
+/** One finish's script arguments after prefix and now (FINISH_WORK's ARGV[3..], one group of FINISH_MANY's). */
+function finishArgs(request: FinishRequest): string[] {
+  const { workId, token, errors, countSitemap, failure, fallback, shard, claim, resync, duplicates = 0, cycle } = request;
+  const last = shard === undefined ? ['', '0', ''] : [String(shard.offset), String(shard.entries.length), serializeShard(shard.entries)];
+  const next = claim === undefined ? ['', '0', '0'] : [claim.token, String(Math.ceil(claim.leaseMs)), String(claim.maxClaims)];
+  const kept = [resync?.key ?? '', resync?.validator ? serializeValidator(resync.validator) : '', resync?.unchanged ? resync.url : ''];
+  const found = [String(duplicates), cycle ? serializeCycle(cycle) : ''];
+  return [
+    token,
+    workId,
+    flag(countSitemap),
+    failure,
+    ...last,
+    ...next,
+    ...kept,
+    ...found,
+    String(errors.length),
+    ...errors.map(serializeError),
+    ...pairs(fallback ? [fallback] : []),
+  ];
+}
 
 /** The JobStore over any RedisCommands: every operation one Lua script (one command), shared by TCP and REST. */
 export class RedisJobStore implements JobStore {
@@ -135,25 +158,20 @@ export class RedisJobStore implements JobStore {
   }
 
   async finishWork(jobId: string, request: FinishRequest): Promise<FinishResult> {
-    const { workId, token, errors, countSitemap, failure, fallback, shard, claim, resync, duplicates = 0, cycle } = request;
-    const last = shard === undefined ? ['', '0', ''] : [String(shard.offset), String(shard.entries.length), serializeShard(shard.entries)];
-    const next = claim === undefined ? ['', '0', '0'] : [claim.token, String(Math.ceil(claim.leaseMs)), String(claim.maxClaims)];
-    const kept = [resync?.key ?? '', resync?.validator ? serializeValidator(resync.validator) : '', resync?.unchanged ? resync.url : ''];
-    const found = [String(duplicates), cycle ? serializeCycle(cycle) : ''];
-    const args = [
-      token,
-      workId,
-      flag(countSitemap),
-      failure,
-      ...last,
-      ...next,
-      ...kept,
-      ...found,
-      String(errors.length),
-      ...errors.map(serializeError),
-      ...pairs(fallback ? [fallback] : []),
-    ];
-    return toFinishResult(await this.run(FINISH_WORK, assertJobId(jobId), args), this.key(jobId), claim?.token);
+    const reply = await this.run(FINISH_WORK, assertJobId(jobId), finishArgs(request));
+    return toFinishResult(reply, this.key(jobId), request.claim?.token);
+  }
+
+  async finishMany(jobId: string, requests: readonly FinishRequest[]): Promise<FinishResult[]> {
+    if (requests.length === 0) return [];
+    const args = requests.flatMap((request) => {
+      const own = finishArgs(request);
+      return [String(own.length), ...own];
+    });
+    const reply = await this.run(FINISH_MANY, assertJobId(jobId), args);
+    const key = this.key(jobId);
+    const replies = parseRecord(reply, z.array(z.unknown()).length(requests.length), key);
+    return replies.map((one, i) => toFinishResult(one, key, requests[i]?.claim?.token));
   }
 
   async release(jobId: string, workId: string, token: string): Promise<boolean> {

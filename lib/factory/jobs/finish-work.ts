@@ -4,7 +4,7 @@ import { claimRequest, haltSlice, shouldStop, type SliceContext } from './slice-
 
 /** Marks claimed work finished with its errors; a job that thereby ends (done or failed) halts the slice. */
 export async function finishWork(context: SliceContext, work: ClaimedWork, end: Omit<FinishRequest, 'workId' | 'token'>): Promise<void> {
-  const result = await context.store.finishWork(context.jobId, { workId: work.workId, token: work.token, ...end });
+  const result = await context.finishes.finish({ workId: work.workId, token: work.token, ...end });
   settleFinish(context, work, result);
 }
 
@@ -15,7 +15,7 @@ export async function finishWork(context: SliceContext, work: ClaimedWork, end: 
 export async function tryFinishWork(context: SliceContext, held: HeldWork, end: Omit<FinishRequest, 'workId' | 'token' | 'claim'>): Promise<boolean> {
   const { work } = held;
   const claim = shouldStop(context) ? undefined : claimRequest(context);
-  const result = await context.store.finishWork(context.jobId, { workId: work.workId, token: work.token, ...end, claim });
+  const result = await context.finishes.finish({ workId: work.workId, token: work.token, ...end, claim });
   if (result.type === 'shard_refused') return false;
   if (result.type !== 'lease_lost') held.next = result.next ?? null;
   settleFinish(context, work, result);

@@ -147,9 +147,9 @@ async function settle(context: SliceContext, job: SitemapJob, outcome: ReadOutco
 }
 
 /**
- * Finishes the sitemap with its last shard and the loop's next claim in the same store step (one round trip per small
- * sitemap). A refused shard finished nothing: the ordinary commit then acts on why (halted, lease or offset lost,
- * maxUrls) as it would.
+ * Finishes the sitemap with its last shard and the loop's next claim in the same store step, batched with the other
+ * loops' finishes (one store call for many small sitemaps). A refused shard finished nothing: the ordinary commit then
+ * acts on why (halted, lease or offset lost, maxUrls) as it would.
  */
 async function finishSitemap(context: SliceContext, job: SitemapJob, end: SitemapEnd): Promise<void> {
   const request = { ...end, countSitemap: true };

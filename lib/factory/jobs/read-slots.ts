@@ -1,12 +1,13 @@
 /**
  * Work loops a slice runs for `concurrency` read slots. A loop spends part of every cycle on store round trips
- * (the finish that also claims its next work) without reading; with only `concurrency` loops, a slot stood empty
- * for each of those round trips. Half as many loops again keep the slots busy meanwhile: measured on 30,000
- * one-URL sitemaps on loopback Redis, +4 loops read 15% more sitemaps a second than none and more than +8.
- * Each extra loop holds at most one claimed piece of work waiting for a slot, so few are kept from other workers.
+ * (its finish, batched with the other loops' finishes, that also claims its next work) without reading; with only
+ * `concurrency` loops, a slot stood empty for each of those round trips. Twice as many loops keep the slots busy
+ * meanwhile, and give each finish batch more finishes to carry (measured on 5,000 one-URL sitemaps on loopback
+ * Redis, a loaded machine: 0.20 store calls a sitemap at 16 loops against 0.26 at 12). Each extra loop holds at most
+ * one claimed piece of work waiting for a slot, so few are kept from other workers.
  */
 export function workLoopsFor(concurrency: number): number {
-  return concurrency + Math.ceil(concurrency / 2);
+  return 2 * concurrency;
 }
 
 /**

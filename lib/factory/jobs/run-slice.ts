@@ -5,6 +5,7 @@ import { createLogger } from '../../utils/logger.js';
 import { RequestError } from '../../core/errors.js';
 import { NetPolicySchema, type NetPolicyInput } from '../../core/limits.js';
 import type { JobStatus } from '../../core/types.js';
+import { FinishBatch } from './finish-batch.js';
 import { getJobStatus } from './job-control.js';
 import { LeaseKeeper } from './lease-heartbeat.js';
 import { defaultReserveMs, SliceClock } from './slice-clock.js';
@@ -98,6 +99,7 @@ async function sliceContext(store: JobStore, jobId: string, options: RunSliceOpt
     options: { ...meta.options, net: parsed.net },
     clock,
     wakeup: new Wakeup(),
+    finishes: new FinishBatch(store, jobId),
     log: sliceLog,
     leases: new LeaseKeeper({ store, jobId, leaseMs: parsed.leaseMs, clock: clock.signal, log: sliceLog }),
     readSlots: new ReadSlots(meta.options.concurrency, clock.claimSignal),

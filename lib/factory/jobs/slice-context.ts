@@ -2,6 +2,7 @@ import { newLeaseToken } from '../../store/job-id.js';
 import type { ClaimRequest, JobStore } from '../../store/job-store.js';
 import type { JobMeta } from '../../store/records.js';
 import type { Logger } from '../../utils/logger.js';
+import type { FinishBatch } from './finish-batch.js';
 import type { LeaseKeeper } from './lease-heartbeat.js';
 import type { ReadSlots } from './read-slots.js';
 import type { WalkOptions } from '../../core/limits.js';
@@ -18,6 +19,8 @@ export interface SliceContext {
   clock: SliceClock;
   wakeup: Wakeup;
   log: Logger;
+  /** Sends the loops' finishes to the store together (finishMany). */
+  finishes: FinishBatch;
   /** Renews the leases of the work the slice's loops hold. */
   leases: LeaseKeeper;
   /** The `concurrency` limit on work reading the network: more loops run than slots (see workLoopsFor). */

@@ -396,6 +396,75 @@ export function describeJobStoreContract(name: string, harness: StoreHarness): v
     );
 
     it(
+      'finishes many pieces of work in one step, each as finishWork would, and a retried batch changes nothing',
+      withStore(async (store) => {
+        const C = 'https://example.com/c.xml';
+        const jobId = await createdJob(store, [A, B, C, 'https://example.com/d.xml'], { maxUrls: 6 });
+        const [a, b, c] = [await claimWork(store, jobId), await claimWork(store, jobId), await claimWork(store, jobId)];
+        const done = (work: typeof a) => ({ workId: work.workId, token: work.token, errors: [], countSitemap: true, failure: 'none' as const });
+        const nextClaim = { token: newLeaseToken(), leaseMs: 10_000, maxClaims: MAX_CLAIMS_WITHOUT_PROGRESS };
+        const error = { kind: 'http_status' as const, url: B, message: '404', parent: null, depth: 0 };
+        const batch = [
+          { ...done(a), shard: { offset: 0, entries: urls('a', 4) }, claim: nextClaim },
+          // Over maxUrls once A's shard is in (4 + 3 > 6): refused, and nothing of B is finished.
+          { ...done(b), shard: { offset: 0, entries: urls('b', 3) } },
+          { ...done(c), shard: { offset: 0, entries: urls('c', 1) }, errors: [error] },
+          { ...done(a), token: newLeaseToken() },
+        ];
+        const results = await store.finishMany(jobId, batch);
+        expect(results).toEqual([
+          {
+            type: 'finished',
+            state: 'running',
+            next: { type: 'claimed', work: expect.objectContaining({ item: sitemapWork('https://example.com/d.xml').item }) },
+          },
+          { type: 'shard_refused' },
+          { type: 'finished', state: 'running' },
+          { type: 'already', state: 'running' },
+        ]);
+        expect(await getJobStatus(store, jobId)).toMatchObject({
+          urlsFound: 5,
+          shardsWritten: 2,
+          sitemapsDone: 2,
+          sitemapsPending: 2,
+          errors: [expect.objectContaining({ kind: 'http_status', url: B })],
+        });
+        expect((await store.readShard(jobId, 1))?.map((entry) => entry.url)).toEqual(urls('c', 1).map((entry) => entry.url));
+        // A retry after a lost reply: every finish is already applied, the claim hands the same work back.
+        const again = await store.finishMany(jobId, batch);
+        expect(again).toEqual([{ ...results[0], type: 'already' }, { type: 'shard_refused' }, { type: 'already', state: 'running' }, results[3]]);
+        expect(await getJobStatus(store, jobId)).toMatchObject({
+          urlsFound: 5,
+          shardsWritten: 2,
+          sitemapsDone: 2,
+          errors: [expect.objectContaining({ kind: 'http_status' })],
+        });
+        expect(await store.finishMany(jobId, [])).toEqual([]);
+      }),
+    );
+
+    it(
+      'ends the job in a batch as the same finishes would one by one: the finish after it sees the job done',
+      withStore(async (store) => {
+        const jobId = await createdJob(store, [A, B]);
+        const [a, b] = [await claimWork(store, jobId), await claimWork(store, jobId)];
+        const done = (work: typeof a) => ({ workId: work.workId, token: work.token, errors: [], countSitemap: true, failure: 'none' as const });
+        const nextClaim = { token: newLeaseToken(), leaseMs: 10_000, maxClaims: MAX_CLAIMS_WITHOUT_PROGRESS };
+        const results = await store.finishMany(jobId, [
+          { ...done(a), claim: nextClaim },
+          { ...done(b), claim: { ...nextClaim, token: newLeaseToken() } },
+          { ...done(b), token: newLeaseToken(), claim: { ...nextClaim, token: newLeaseToken() } },
+        ]);
+        expect(results).toEqual([
+          { type: 'finished', state: 'running', next: { type: 'wait', active: 1 } },
+          { type: 'finished', state: 'done', next: { type: 'halted', state: 'done' } },
+          { type: 'already', state: 'done', next: { type: 'halted', state: 'done' } },
+        ]);
+        expect(await getJobStatus(store, jobId)).toMatchObject({ state: 'done', sitemapsDone: 2 });
+      }),
+    );
+
+    it(
       'finishes nothing when the last shard is refused (offset moved, over maxUrls, halted)',
       withStore(async (store) => {
         const jobId = await createdJob(store, [A, B], { maxUrls: 4 });

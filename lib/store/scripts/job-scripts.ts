@@ -19,7 +19,7 @@ write('SET', META, ARGV[3])
 write('HSET', STATUS, 'v', '1', 'state', 'running', 'urlsFound', 0, 'shardsWritten', 0,
   'sitemapsDone', 0, 'roots', 0, 'rootsFailed', 0, 'errorCount', 0, 'nextId', 0,
   'maxSitemaps', ARGV[5], 'maxUrls', ARGV[6], 'createdAt', ARGV[8], 'updatedAt', ARGV[8], 'expiresAt', ARGV[4])
-local added = enqueue(9)
+local added = enqueue(ARGV, 9)
 if ARGV[7] == '1' then redis.call('HINCRBY', STATUS, 'roots', added) end
 touch()
 return {'created'}
@@ -148,7 +148,7 @@ export const ENQUEUE = script(
 local bad = check() if bad then return bad end
 local st = state()
 if st ~= 'running' then return {'halted', st} end
-local added, dups, rejected = enqueue(5)
+local added, dups, rejected = enqueue(ARGV, 5)
 if ARGV[3] == '1' then redis.call('HINCRBY', STATUS, 'roots', added) end
 local id, work_added = ARGV[4], 0
 if id ~= '' and redis.call('SISMEMBER', ACTIVE, id) == 1 then
@@ -162,64 +162,94 @@ return {'enqueued', added, dups, rejected, work_added}
 );
 
 /**
- * ARGV: prefix, now, token, work id, count flag, failure (none|root|job), last shard's offset ('' for none), its URL
- * count, its JSON, next claim's token ('' for none), its leaseMs, its maxClaims, validator key ('' none), validator
- * JSON ('' none), unchanged sitemap URL ('' none), duplicates, cycle JSON ('' for none), error count N, N error
- * JSONs, fallback pair?.
+ * Shared by FINISH_WORK and FINISH_MANY: finish_one(A) ends one claimed piece of work, where A holds its arguments as
+ * FINISH_WORK's ARGV lays them out: prefix, now, token, work id, count flag, failure (none|root|job), last shard's
+ * offset ('' for none), its URL count, its JSON, next claim's token ('' for none), its leaseMs, its maxClaims,
+ * validator key ('' none), validator JSON ('' none), unchanged sitemap URL ('' none), duplicates, cycle JSON ('' for
+ * none), error count N, N error JSONs, fallback pair?.
  * The last shard is committed in the same step; if it is refused, nothing is written ({'shard_refused'}). With a
- * claim token, the reply carries the next claim too (a retry with the same token gets the same work back).
+ * claim token, the reply carries the next claim too (a retry with the same token gets the same work back). The
+ * caller touches the keys once, after every finish of its step (a claim may have created keys).
  */
+const FINISH_FUNCTION = `
+local function finish_one(A)
+  local token, id, failure = A[3], A[4], A[6]
+  local function reply(tag)
+    if A[10] == '' then return {tag, state()} end
+    return {tag, state(), (claim_work(A[10], A[11], tonumber(A[12])))}
+  end
+  if redis.call('SISMEMBER', ACTIVE, id) == 0 then return reply('already') end
+  if redis.call('GET', lease_key(id)) ~= token then return {'lease_lost'} end
+  if A[7] ~= '' then
+    local offset, count = tonumber(A[7]), tonumber(A[8])
+    local mark = commit_mark(token, A[7])
+    local last = redis.call('HGET', COMMITS, id)
+    if not (last and string.sub(last, 1, #mark) == mark) then
+      if refusal(token, id, offset, count) then return {'shard_refused'} end
+      write_shard(mark, id, offset, count, A[9])
+    end
+  end
+  local errors, last = {}, 18 + tonumber(A[18])
+  for i = 19, last do errors[#errors + 1] = A[i] end
+  redis.call('SREM', ACTIVE, id)
+  redis.call('DEL', lease_key(id))
+  redis.call('HDEL', ITEMS, id)
+  redis.call('HDEL', OFFSETS, id)
+  redis.call('HDEL', COMMITS, id)
+  redis.call('HDEL', PROGRESS, id .. ':claims', id .. ':added')
+  if A[5] == '1' then redis.call('HINCRBY', STATUS, 'sitemapsDone', 1) end
+  if A[13] ~= '' and A[14] ~= '' then write('HSET', VALIDATORS, A[13], A[14]) end
+  if A[13] ~= '' and A[14] == '' then redis.call('HDEL', VALIDATORS, A[13]) end
+  if A[15] ~= '' then write('SADD', UNCHANGED, A[15]) end
+  if tonumber(A[16]) > 0 then redis.call('HINCRBY', STATUS, 'duplicates', A[16]) end
+  if A[17] ~= '' then push_cycle(A[17]) end
+  push_errors(errors)
+  if failure == 'job' and state() == 'running' then redis.call('HSET', STATUS, 'state', 'failed') end
+  if failure == 'root' and state() == 'running' then
+    local failed = redis.call('HINCRBY', STATUS, 'rootsFailed', 1)
+    if failed >= number_field('roots') and (#A <= last or enqueue(A, last + 1) == 0) then redis.call('HSET', STATUS, 'state', 'failed') end
+  end
+  settle()
+  redis.call('HSET', STATUS, 'updatedAt', NOW)
+  return reply('finished')
+end
+`;
+
+/** ARGV: prefix, now, then one finish's arguments as finish_one reads them from A[3] on. */
 export const FINISH_WORK = script(
   'finish_work',
   COMMIT_FUNCTIONS +
     CLAIM_FUNCTION +
+    FINISH_FUNCTION +
     `
 local bad = check() if bad then return bad end
-local token, id, failure = ARGV[3], ARGV[4], ARGV[6]
--- One touch for the whole step, after the claim: it may have created keys (SADD to an emptied ACTIVE set).
-local function reply(tag)
-  if ARGV[10] == '' then
-    touch()
-    return {tag, state()}
-  end
-  local next = claim_work(ARGV[10], ARGV[11], tonumber(ARGV[12]))
-  touch()
-  return {tag, state(), next}
+local result = finish_one(ARGV)
+touch()
+return result
+`,
+);
+
+/**
+ * ARGV: prefix, now, then for each finish its argument count N and N arguments (FINISH_WORK's from ARGV[3] on).
+ * The finishes apply in order, each as FINISH_WORK would apply it alone; the reply lists their replies in order.
+ */
+export const FINISH_MANY = script(
+  'finish_many',
+  COMMIT_FUNCTIONS +
+    CLAIM_FUNCTION +
+    FINISH_FUNCTION +
+    `
+local bad = check() if bad then return bad end
+local replies, at = {}, 3
+while at <= #ARGV do
+  local count = tonumber(ARGV[at])
+  local A = {ARGV[1], ARGV[2]}
+  for j = 1, count do A[j + 2] = ARGV[at + j] end
+  replies[#replies + 1] = finish_one(A)
+  at = at + count + 1
 end
-if redis.call('SISMEMBER', ACTIVE, id) == 0 then return reply('already') end
-if redis.call('GET', lease_key(id)) ~= token then return {'lease_lost'} end
-if ARGV[7] ~= '' then
-  local offset, count = tonumber(ARGV[7]), tonumber(ARGV[8])
-  local mark = commit_mark(token, ARGV[7])
-  local last = redis.call('HGET', COMMITS, id)
-  if not (last and string.sub(last, 1, #mark) == mark) then
-    if refusal(token, id, offset, count) then return {'shard_refused'} end
-    write_shard(mark, id, offset, count, ARGV[9])
-  end
-end
-local errors, last = {}, 18 + tonumber(ARGV[18])
-for i = 19, last do errors[#errors + 1] = ARGV[i] end
-redis.call('SREM', ACTIVE, id)
-redis.call('DEL', lease_key(id))
-redis.call('HDEL', ITEMS, id)
-redis.call('HDEL', OFFSETS, id)
-redis.call('HDEL', COMMITS, id)
-redis.call('HDEL', PROGRESS, id .. ':claims', id .. ':added')
-if ARGV[5] == '1' then redis.call('HINCRBY', STATUS, 'sitemapsDone', 1) end
-if ARGV[13] ~= '' and ARGV[14] ~= '' then write('HSET', VALIDATORS, ARGV[13], ARGV[14]) end
-if ARGV[13] ~= '' and ARGV[14] == '' then redis.call('HDEL', VALIDATORS, ARGV[13]) end
-if ARGV[15] ~= '' then write('SADD', UNCHANGED, ARGV[15]) end
-if tonumber(ARGV[16]) > 0 then redis.call('HINCRBY', STATUS, 'duplicates', ARGV[16]) end
-if ARGV[17] ~= '' then push_cycle(ARGV[17]) end
-push_errors(errors)
-if failure == 'job' and state() == 'running' then redis.call('HSET', STATUS, 'state', 'failed') end
-if failure == 'root' and state() == 'running' then
-  local failed = redis.call('HINCRBY', STATUS, 'rootsFailed', 1)
-  if failed >= number_field('roots') and (#ARGV <= last or enqueue(last + 1) == 0) then redis.call('HSET', STATUS, 'state', 'failed') end
-end
-settle()
-redis.call('HSET', STATUS, 'updatedAt', NOW)
-return reply('finished')
+touch()
+return replies
 `,
 );
 

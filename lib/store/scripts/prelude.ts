@@ -92,12 +92,12 @@ local function settle()
   end
 end
 
--- ARGV[from..] holds pairs (identity key or '', work JSON); the visited set decides what is new.
-local function enqueue(from)
+-- args[from..] holds pairs (identity key or '', work JSON); the visited set decides what is new.
+local function enqueue(args, from)
   local max = number_field('maxSitemaps')
   local added, dups, rejected = 0, 0, 0
-  for i = from, #ARGV, 2 do
-    local key = ARGV[i]
+  for i = from, #args, 2 do
+    local key = args[i]
     if key ~= '' and redis.call('SISMEMBER', VISITED, key) == 1 then
       dups = dups + 1
     elseif key ~= '' and redis.call('SCARD', VISITED) >= max then
@@ -105,7 +105,7 @@ local function enqueue(from)
     else
       if key ~= '' then write('SADD', VISITED, key) end
       local id = redis.call('HINCRBY', STATUS, 'nextId', 1)
-      write('HSET', ITEMS, id, ARGV[i + 1])
+      write('HSET', ITEMS, id, args[i + 1])
       write('RPUSH', PENDING, id)
       added = added + 1
     end

@@ -49,6 +49,7 @@ export class FaultyStore implements JobStore {
   commitShard: JobStore['commitShard'] = (jobId, request) => this.call('commitShard', () => this.inner.commitShard(jobId, request));
   enqueue: JobStore['enqueue'] = (jobId, request) => this.call('enqueue', () => this.inner.enqueue(jobId, request));
   finishWork: JobStore['finishWork'] = (jobId, request) => this.call('finishWork', () => this.inner.finishWork(jobId, request));
+  finishMany: JobStore['finishMany'] = (jobId, requests) => this.call('finishMany', () => this.inner.finishMany(jobId, requests));
   release: JobStore['release'] = (jobId, workId, token) => this.call('release', () => this.inner.release(jobId, workId, token));
   renew: JobStore['renew'] = (jobId, request) => this.call('renew', () => this.inner.renew(jobId, request));
   visit: JobStore['visit'] = (jobId, workId, key) => this.call('visit', () => this.inner.visit(jobId, workId, key));
