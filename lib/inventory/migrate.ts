@@ -5,6 +5,7 @@ import { sql as sitemapValidators } from './migrations/002-sitemap-validators.js
 import { sql as sitemapMembership } from './migrations/003-sitemap-membership.js';
 import { sql as siteDeletion } from './migrations/004-site-deletion.js';
 import { sql as schedules } from './migrations/005-schedules.js';
+import { sql as syncSlices } from './migrations/007-sync-slices.js';
 import { createLogger } from '../utils/logger.js';
 
 const log = createLogger('inventory:migrate');
@@ -16,6 +17,8 @@ export const MIGRATIONS: ReadonlyArray<{ version: number; name: string; sql: str
   { version: 3, name: 'sitemap-membership', sql: sitemapMembership },
   { version: 4, name: 'site-deletion', sql: siteDeletion },
   { version: 5, name: 'schedules', sql: schedules },
+  // Version 6 is another branch's.
+  { version: 7, name: 'sync-slices', sql: syncSlices },
 ];
 
 // Postgres advisory locks take a bigint; this one is ours for the migration step (the bytes of "cfmigr1").
