@@ -1,6 +1,8 @@
 // The ops console: plain ES module, no build, no CDN. Talks to /api/factory/* with the bearer token kept in sessionStorage.
 import { watchHealth } from './health.js';
 import { createSiteList, shortTime } from './site-list.js';
+import { renderTrend } from './sync-chart.js';
+import { renderProgress } from './sync-progress.js';
 
 const $ = (selector) => document.querySelector(selector);
 const TOKEN_KEY = 'crawler-factory-token';
@@ -159,6 +161,7 @@ function renderSync(sync) {
       `${sync.kept} kept unchanged, ${sync.keptUnread} kept because their sitemap failed; errors: ${errorsText(sync.errors)}` +
       (sync.message ? `; ${sync.message}` : '');
   }
+  renderProgress(sync);
   const running = sync?.state === 'running';
   if (running) $('#sync-failures').hidden = true;
   $('#stop-button').disabled = !running;
@@ -205,6 +208,7 @@ async function loadSyncs() {
       return tr;
     }),
   );
+  renderTrend(syncs);
   return syncs;
 }
 
@@ -252,6 +256,7 @@ async function onSync() {
   $('#stop-button').disabled = true;
   $('#sync-failures').hidden = true;
   $('#sync-status').textContent = 'Sync starting: running — waiting for its first status…';
+  renderProgress('starting');
   let started;
   try {
     started = await api(sitePath('/sync'), { method: 'POST', body: { budgetMs: STEP_BUDGET_MS } });

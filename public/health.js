@@ -11,14 +11,16 @@ function age(ms) {
   return `${(ms / 3_600_000).toFixed(1)} h`;
 }
 
-/** One line from the health body (200 or 503). */
+/** One line from the health body (200 or 503): the parts, the queue's engine and depth, running and due syncs, sites. */
 export function healthText(body) {
   const part = (name, p) => `${name} ${p.kind} ${p.ok ? 'ok' : 'down'}`;
   const head = body.ok ? 'Service ok' : `Service degraded: ${body.error?.message ?? 'a part is down'}`;
   const parts = [head, part('store', body.store), part('database', body.database)];
+  parts.push(`queue ${body.queue.engine}${body.queue.depth === null ? '' : `, depth ${body.queue.depth}`}`);
   if (body.syncs) {
-    const oldest = body.syncs.oldestRunningAgeMs === null ? '' : ` (oldest ${age(body.syncs.oldestRunningAgeMs)})`;
-    parts.push(`${plural(body.syncs.running, 'running sync')}${oldest}`);
+    const oldest = (ms) => (ms === null ? '' : ` (oldest ${age(ms)})`);
+    parts.push(`${plural(body.syncs.running, 'running sync')}${oldest(body.syncs.oldestRunningAgeMs)}`);
+    parts.push(`${plural(body.syncs.due, 'due sync')}${oldest(body.syncs.oldestDueAgeMs)}`);
   }
   if (body.sites !== null && body.sites !== undefined) parts.push(plural(body.sites, 'site'));
   return parts.join(' · ');

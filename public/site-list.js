@@ -1,4 +1,7 @@
-// The console's site list: 50 sites a page (keyset cursors from GET /api/factory/sites), with a search box.
+// The console's site list: 50 sites a page (keyset cursors from GET /api/factory/sites), with a search box; each row
+// shows the last sync's state as a badge with its result (or a running sync's progress), and the schedule's next sync.
+import { figure } from './sync-progress.js';
+
 const PAGE_SIZE = 50;
 const SEARCH_DELAY_MS = 300;
 
@@ -11,6 +14,29 @@ export function shortTime(iso) {
 export function scheduleText(site) {
   const schedule = site.schedule ?? 'off';
   return schedule === 'off' || !site.nextSyncAt ? schedule : `${schedule}, next ${shortTime(site.nextSyncAt)}`;
+}
+
+/** What the last sync did, beside its badge: a running sync's progress, an ended one's time and changes. */
+export function lastSyncText(sync) {
+  if (sync.state === 'running') {
+    const known = sync.sitemapsDone + sync.sitemapsPending;
+    return `since ${shortTime(sync.startedAt)} · ${figure(sync.sitemapsDone)} of ${figure(known)} sitemaps · ${figure(sync.urlsFound)} URLs`;
+  }
+  const ended = shortTime(sync.finishedAt ?? sync.updatedAt);
+  const result = `${figure(sync.new)} new, ${figure(sync.changed)} changed, ${figure(sync.removed)} removed`;
+  return sync.state === 'done' ? `${ended} · ${result}` : `${ended} · ${sync.message ?? result}`;
+}
+
+/** The last sync's cell: a state badge (`running`, `done`, `stopped`, `failed`, or `never`) and what it did. */
+function lastSyncCell(cell, sync) {
+  const td = cell('');
+  const badge = document.createElement('span');
+  const state = sync ? sync.state : 'never';
+  badge.className = `badge badge-${state}`;
+  badge.textContent = state;
+  td.append(badge);
+  if (sync) td.append(` ${lastSyncText(sync)}`);
+  return td;
 }
 
 /**
@@ -27,7 +53,7 @@ export function createSiteList({ api, cell, button, onOpen, onError }) {
     $('#sites-table tbody').replaceChildren(
       ...sites.map((site) => {
         const tr = document.createElement('tr');
-        tr.append(cell(site.siteId), cell(site.rootUrl, 'url'), cell(String(site.urlCount)), cell(site.lastSync ? site.lastSync.state : 'never'));
+        tr.append(cell(site.siteId), cell(site.rootUrl, 'url'), cell(String(site.urlCount)), lastSyncCell(cell, site.lastSync));
         tr.append(cell(scheduleText(site)));
         const td = document.createElement('td');
         td.append(button('Open', () => onOpen(site.siteId), `Open ${site.siteId}`));

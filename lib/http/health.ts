@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ConfigError } from '../config/factory-config.js';
+import { sliceDispatcher } from '../dispatch/active-dispatcher.js';
 import { inventoryStats, type InventoryStats } from '../inventory/inventory-stats.js';
 import { STORE_RETRY_AFTER_SECONDS } from '../store/store-errors.js';
 import { createLogger } from '../utils/logger.js';
@@ -24,16 +25,21 @@ async function pingStore(context: ServiceContext): Promise<void> {
 
 const PartSchema = z.object({ kind: z.string(), ok: z.boolean(), error: z.string().optional() });
 
+const count = z.number().int().nonnegative();
+
 /**
  * Body of `GET /api/factory/health`. 200 when every part is ok; otherwise 503 with `error.kind` `store_unavailable`
- * naming the failing part, `Retry-After`, and `syncs` / `sites` null when the database could not be read.
+ * naming the failing part, `Retry-After`, and `syncs` / `sites` null when the database could not be read. `queue`: the
+ * engine that runs this process's next slices and its depth (slices waiting or running; null when the engine cannot
+ * tell, or could not be asked: `error` then says why, and the queue alone never makes the service unhealthy).
  */
 export const HealthBodySchema = z.object({
   ok: z.boolean(),
   store: PartSchema.extend({ kind: z.enum(['redis', 'upstash', 'memory']) }),
   database: PartSchema.extend({ kind: z.enum(['postgres', 'pglite']) }),
-  syncs: z.object({ running: z.number().int().nonnegative(), oldestRunningAgeMs: z.number().int().nonnegative().nullable() }).nullable(),
-  sites: z.number().int().nonnegative().nullable(),
+  queue: z.object({ engine: z.enum(['in-process', 'pg-boss', 'qstash', 'none']), depth: count.nullable(), error: z.string().optional() }),
+  syncs: z.object({ running: count, oldestRunningAgeMs: count.nullable(), due: count, oldestDueAgeMs: count.nullable() }).nullable(),
+  sites: count.nullable(),
   error: z.object({ kind: z.literal('store_unavailable'), message: z.string() }).optional(),
 });
 export type HealthBody = z.infer<typeof HealthBodySchema>;
@@ -58,18 +64,25 @@ async function probe<T>(name: string, work: () => Promise<T>): Promise<Probe<T>>
   }
 }
 
-/** Checks the job store and the inventory database (both at once) and reads the inventory's counts. */
+function syncsOf(stats: InventoryStats): NonNullable<HealthBody['syncs']> {
+  return { running: stats.runningSyncs, oldestRunningAgeMs: stats.oldestRunningAgeMs, due: stats.dueSyncs, oldestDueAgeMs: stats.oldestDueAgeMs };
+}
+
+/** Checks the job store and the inventory database, reads the inventory's counts and the queue's depth, all at once. */
 export async function serviceHealth(context: ServiceContext): Promise<HealthBody> {
-  const [store, database] = await Promise.all([
+  const dispatcher = sliceDispatcher();
+  const [store, database, depth] = await Promise.all([
     probe('store', () => pingStore(context)),
     probe<InventoryStats>('database', async () => inventoryStats(await inventoryDb())),
+    probe('queue', () => dispatcher.depth()),
   ]);
   const part = <K extends string>(kind: K, result: Probe<unknown>) => (result.ok ? { kind, ok: true } : { kind, ok: false, error: result.error });
   const body: HealthBody = {
     ok: store.ok && database.ok,
     store: part(context.config.store.type, store),
     database: part(context.config.database.type, database),
-    syncs: database.ok ? { running: database.value.runningSyncs, oldestRunningAgeMs: database.value.oldestRunningAgeMs } : null,
+    queue: depth.ok ? { engine: dispatcher.engine, depth: depth.value } : { engine: dispatcher.engine, depth: null, error: depth.error },
+    syncs: database.ok ? syncsOf(database.value) : null,
     sites: database.ok ? database.value.sites : null,
   };
   if (body.ok) return body;

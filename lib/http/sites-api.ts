@@ -192,7 +192,7 @@ async function getRoute(path: SitesPath, request: Request, runtime: SyncRuntime)
   const { db } = runtime;
   switch (path.type) {
     case 'sites':
-      return json(await listSitePage(db, SiteListQuerySchema.parse(Object.fromEntries(new URL(request.url).searchParams))));
+      return json(await listSitePage(db, parseQuery(request, SiteListQuerySchema)));
     case 'site':
       return json(await getSite(db, path.siteId));
     case 'syncs':

@@ -3,22 +3,36 @@ import type { Queryable } from './db.js';
 import { parseRows } from './schemas.js';
 import { FactoryError } from '../core/errors.js';
 
-/** What the health route reports of the inventory: sites, running syncs and how long the oldest has run. */
+const ageMs = z.coerce.number().int().nonnegative().nullable();
+
+/**
+ * What the health route reports of the inventory: sites (not deleted), running syncs and how long the oldest has run, due syncs
+ * (scheduled, due, not running: waiting for a tick) and how long the oldest has waited.
+ */
 export const InventoryStatsSchema = z.object({
   sites: z.coerce.number().int().nonnegative(),
   runningSyncs: z.coerce.number().int().nonnegative(),
-  // Measured on the database's clock, where started_at was written: the caller's clock may disagree with it.
-  oldestRunningAgeMs: z.coerce.number().int().nonnegative().nullable(),
+  // Ages are measured on the database's clock, where the times were written: the caller's clock may disagree with it.
+  oldestRunningAgeMs: ageMs,
+  dueSyncs: z.coerce.number().int().nonnegative(),
+  oldestDueAgeMs: ageMs,
 });
 export type InventoryStats = z.infer<typeof InventoryStatsSchema>;
 
-/** Counts of sites and running syncs in one round trip (the partial unique index on running syncs keeps the second cheap). */
+const AGE_MS = (column: string) => `floor(extract(epoch FROM (now() - min(${column}))) * 1000)::bigint`;
+
+/**
+ * Counts of sites, running syncs and due syncs in one round trip: the partial unique index on running syncs and the
+ * `sites_due` index keep the aggregates cheap.
+ */
 export async function inventoryStats(db: Queryable): Promise<InventoryStats> {
   const rows = await db.query(
-    `SELECT (SELECT count(*) FROM sites) AS sites,
-       count(*) AS "runningSyncs",
-       floor(extract(epoch FROM (now() - min(started_at))) * 1000)::bigint AS "oldestRunningAgeMs"
-     FROM syncs WHERE state = 'running'`,
+    `SELECT (SELECT count(*) FROM sites WHERE deleted_at IS NULL) AS sites, running.n AS "runningSyncs", running.age AS "oldestRunningAgeMs",
+       due.n AS "dueSyncs", due.age AS "oldestDueAgeMs"
+     FROM (SELECT count(*) AS n, ${AGE_MS('started_at')} AS age FROM syncs WHERE state = 'running') running,
+       (SELECT count(*) AS n, ${AGE_MS('next_sync_at')} AS age FROM sites s
+        WHERE next_sync_at <= now() AND schedule_ms IS NOT NULL AND deleted_at IS NULL
+          AND NOT EXISTS (SELECT 1 FROM syncs y WHERE y.site_id = s.site_id AND y.state = 'running')) due`,
   );
   const [stats] = parseRows(InventoryStatsSchema, rows);
   if (!stats) throw new FactoryError('internal', 'inventory stats: the aggregate returned no row');

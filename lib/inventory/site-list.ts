@@ -1,31 +1,34 @@
 import { z } from 'zod';
 import type { InventoryDb } from './db.js';
 import { SiteSummarySchema, parseRows, type SiteSummary } from './schemas.js';
-import { SITE_COLUMNS, SYNC_COLUMNS } from './sql-columns.js';
-import { RequestError } from '../core/errors.js';
+import { SITE_COLUMNS } from './sql-columns.js';
+import { getSync } from './syncs.js';
+import { isFactoryError, RequestError } from '../core/errors.js';
 
 /** Largest page of the site list. */
 export const MAX_SITE_PAGE = 1_000;
 
 /**
  * Query of `GET /api/factory/sites`: `q` keeps sites whose id or root URL contains it (any case), `limit` pages,
- * `cursor` continues after the page before. Unknown parameters are ignored, as before paging existed.
+ * `cursor` continues after the page before. An unknown parameter is refused (a misspelt `limit` must not list every site).
  */
-export const SiteListQuerySchema = z.object({
-  q: z
-    .string()
-    .trim()
-    .max(200)
-    .optional()
-    .transform((q) => (q === '' ? undefined : q)),
-  limit: z
-    .string()
-    .regex(/^\d{1,4}$/, 'limit is a whole number')
-    .transform(Number)
-    .pipe(z.number().int().min(1).max(MAX_SITE_PAGE))
-    .optional(),
-  cursor: z.string().max(400).optional(),
-});
+export const SiteListQuerySchema = z
+  .object({
+    q: z
+      .string()
+      .trim()
+      .max(200)
+      .optional()
+      .transform((q) => (q === '' ? undefined : q)),
+    limit: z
+      .string()
+      .regex(/^\d{1,4}$/, 'limit is a whole number')
+      .transform(Number)
+      .pipe(z.number().int().min(1).max(MAX_SITE_PAGE))
+      .optional(),
+    cursor: z.string().max(400).optional(),
+  })
+  .strict();
 export type SiteListQuery = z.infer<typeof SiteListQuerySchema>;
 
 /** A page of sites and the cursor of the next one (null at the end, and always without `limit`). */
@@ -52,7 +55,19 @@ function decodeCursor(cursor: string): [string, string] {
   throw new RequestError('bad_request', 'invalid cursor');
 }
 
-const PageRowSchema = SiteSummarySchema.extend({ cursorAt: z.string() });
+const PageRowSchema = SiteSummarySchema.omit({ lastSync: true }).extend({ cursorAt: z.string(), lastSyncId: z.string().nullable() });
+
+// The last sync is read through the syncs' own reader, which owns how its counters are stored and summed; a sync whose
+// site was deleted since the page was read is no sync.
+async function lastSyncOf(db: InventoryDb, syncId: string | null): Promise<SiteSummary['lastSync']> {
+  if (syncId === null) return null;
+  try {
+    return await getSync(db, syncId);
+  } catch (error) {
+    if (isFactoryError(error) && error.kind === 'not_found') return null;
+    throw error;
+  }
+}
 
 /** Sites with their live URL count and last sync, oldest first; filtered by `q`, keyset-paginated by `limit` / `cursor`. */
 export async function listSitePage(db: InventoryDb, query: Partial<SiteListQuery> = {}): Promise<SitePage> {
@@ -60,7 +75,7 @@ export async function listSitePage(db: InventoryDb, query: Partial<SiteListQuery
   const rows = await db.query(
     `SELECT ${SITE_COLUMNS},
        (SELECT count(*) FROM urls u WHERE u.site_id = s.site_id AND u.removed_at IS NULL)::int AS "urlCount",
-       (SELECT row_to_json(last) FROM (SELECT ${SYNC_COLUMNS} FROM syncs y WHERE y.site_id = s.site_id ORDER BY started_at DESC, sync_id LIMIT 1) last) AS "lastSync",
+       (SELECT sync_id FROM syncs y WHERE y.site_id = s.site_id ORDER BY started_at DESC, sync_id LIMIT 1) AS "lastSyncId",
        to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS "cursorAt"
      FROM sites s
      WHERE s.deleted_at IS NULL
@@ -73,5 +88,6 @@ export async function listSitePage(db: InventoryDb, query: Partial<SiteListQuery
   const page = query.limit === undefined ? parsed : parsed.slice(0, query.limit);
   const last = page.at(-1);
   const nextCursor = query.limit !== undefined && parsed.length > query.limit && last ? encodeCursor(last.cursorAt, last.siteId) : null;
-  return { sites: page.map(({ cursorAt: _cursorAt, ...site }) => site), nextCursor };
+  const sites = await Promise.all(page.map(async ({ cursorAt: _cursorAt, lastSyncId, ...site }) => ({ ...site, lastSync: await lastSyncOf(db, lastSyncId) })));
+  return { sites, nextCursor };
 }

@@ -1,9 +1,11 @@
 // GET /api/factory/health over the local server, against a private redis-server and a Postgres schema of its own:
-// healthy with its counts, refused without the token, and 503 naming the part that is down (the database at a
-// closed port, then the store after its server was stopped).
+// healthy with its counts (running and due syncs, the queue's engine and depth), refused without the token, and 503
+// naming the part that is down (the database at a closed port, then the store after its server was stopped).
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { useSliceDispatcher } from '../../../lib/dispatch/active-dispatcher.js';
+import { inProcessDispatcher } from '../../../lib/dispatch/in-process.js';
 import { HealthBodySchema } from '../../../lib/http/health.js';
 import { resetInventoryDb } from '../../../lib/http/inventory-context.js';
 import { startLocalApiServer, type LocalApiServer } from '../../../lib/http/local-server.js';
@@ -14,6 +16,7 @@ import { freePort, startTestRedis, type TestRedis } from '../../../test/helpers/
 const API_DIR = fileURLToPath(new URL('../../', import.meta.url));
 const TOKEN = 'health-token';
 const RUNNING_FOR_MS = 90_000;
+const DUE_FOR_MS = 300_000;
 
 describe('GET /api/factory/health', () => {
   const schema = `health_${process.pid}_${Math.random().toString(36).slice(2, 8)}`;
@@ -46,18 +49,27 @@ describe('GET /api/factory/health', () => {
     await admin.end();
   });
 
-  it("answers 200 with both parts ok, the running syncs, the oldest one's age and the site count", async () => {
+  it("answers 200 with both parts ok, the running and due syncs, the oldest ones' ages, the queue and the site count", async () => {
     const empty = HealthBodySchema.parse(await (await health()).json());
     expect(empty).toEqual({
       ok: true,
       store: { kind: 'redis', ok: true },
       database: { kind: 'postgres', ok: true },
-      syncs: { running: 0, oldestRunningAgeMs: null },
+      queue: { engine: 'none', depth: null },
+      syncs: { running: 0, oldestRunningAgeMs: null, due: 0, oldestDueAgeMs: null },
       sites: 0,
     });
 
-    // The first call migrated the schema: two sites, one of them syncing for 90 s, the other done.
-    await admin.query(`INSERT INTO ${schema}.sites (site_id, root_url) VALUES ('a', 'https://a.example/'), ('b', 'https://b.example/')`);
+    // The first call migrated the schema: site a syncing for 90 s (and due: a running site is not waiting), b done and
+    // due for 5 min, c due in an hour, d due but its schedule off.
+    await admin.query(
+      `INSERT INTO ${schema}.sites (site_id, root_url, schedule_ms, next_sync_at) VALUES
+         ('a', 'https://a.example/', 3600000, now() - interval '1 day'),
+         ('b', 'https://b.example/', 3600000, now() - $1 * interval '1 millisecond'),
+         ('c', 'https://c.example/', 3600000, now() + interval '1 hour'),
+         ('d', 'https://d.example/', NULL, now() - interval '1 day')`,
+      [DUE_FOR_MS],
+    );
     await admin.query(
       `INSERT INTO ${schema}.syncs (sync_id, site_id, job_id, state, started_at) VALUES
          ('AAAAAAAAAAAAAAAAAAAAAA', 'a', 'job-a', 'running', now() - $1 * interval '1 millisecond'),
@@ -68,9 +80,21 @@ describe('GET /api/factory/health', () => {
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toBe('application/json; charset=utf-8');
     const body = HealthBodySchema.parse(await response.json());
-    expect(body).toMatchObject({ ok: true, syncs: { running: 1 }, sites: 2 });
+    expect(body).toMatchObject({ ok: true, syncs: { running: 1, due: 1 }, sites: 4 });
     expect(body.syncs?.oldestRunningAgeMs).toBeGreaterThanOrEqual(RUNNING_FOR_MS);
     expect(body.syncs?.oldestRunningAgeMs).toBeLessThan(RUNNING_FOR_MS + 30_000);
+    expect(body.syncs?.oldestDueAgeMs).toBeGreaterThanOrEqual(DUE_FOR_MS);
+    expect(body.syncs?.oldestDueAgeMs).toBeLessThan(DUE_FOR_MS + 30_000);
+  });
+
+  it("reports the process's slice engine and its depth", async () => {
+    const engine = useSliceDispatcher(inProcessDispatcher());
+    try {
+      expect(HealthBodySchema.parse(await (await health()).json()).queue).toEqual({ engine: 'in-process', depth: 0 });
+    } finally {
+      await engine.stop();
+    }
+    expect(HealthBodySchema.parse(await (await health()).json()).queue).toEqual({ engine: 'none', depth: null });
   });
 
   it('is refused without the token, as every route', async () => {
@@ -101,7 +125,7 @@ describe('GET /api/factory/health', () => {
     expect(response.status).toBe(503);
     expect(response.headers.get('retry-after')).toBe('2');
     const body = HealthBodySchema.parse(await response.json());
-    expect(body).toMatchObject({ ok: false, store: { kind: 'redis', ok: false }, database: { kind: 'postgres', ok: true }, sites: 2 });
+    expect(body).toMatchObject({ ok: false, store: { kind: 'redis', ok: false }, database: { kind: 'postgres', ok: true }, sites: 4 });
     expect(body.error?.message).toBe('store (redis) unreachable');
   });
 });

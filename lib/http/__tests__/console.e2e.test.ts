@@ -1,7 +1,9 @@
 // The ops console in headless Chromium (Debian's /usr/bin/chromium driven by playwright-core) against the built
 // `crawler-factory serve` (dist/cli/bin.js, run from another working directory, as an installed package runs) and a
-// loopback site: add a site, estimate, sync to done (no double start), stop a second sync, browse by prefix; counts that
-// move while a sync runs; 50,000 URLs streamed to disk through a signed link; errors shown next to their control.
+// loopback site: add a site, estimate, sync to done (no double start), stop a second sync, browse by prefix; the header's
+// health (queue, running and due syncs); state badges and a chart with its table of the site's syncs; a progress bar
+// from the click on; counts that move while a sync runs; 50,000 URLs streamed to disk through a signed link; errors shown
+// next to their control.
 import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -94,7 +96,10 @@ describe('ops console in Chromium', () => {
     await page.getByLabel('API token').fill(TOKEN);
     await page.getByRole('button', { name: 'Use token' }).click();
     const health = page.getByRole('region', { name: 'Service health' });
-    await expect.poll(() => health.textContent(), { timeout: 15_000 }).toBe('Service ok · store memory ok · database postgres ok · 0 running syncs · 0 sites');
+    // The engine is serve's: the in-process loop, or pg-boss's worker on Postgres.
+    await expect
+      .poll(() => health.textContent(), { timeout: 15_000 })
+      .toMatch(/^Service ok · store memory ok · database postgres ok · queue (in-process|pg-boss), depth 0 · 0 running syncs · 0 due syncs · 0 sites$/);
 
     await page.getByLabel('Root URL', { exact: true }).fill(site.rootUrl);
     await page.getByLabel('Site id (optional)').fill('e2e');
@@ -132,6 +137,18 @@ describe('ops console in Chromium', () => {
     const row = page.locator('#sites-table tbody tr', { hasText: 'e2e' });
     await expect.poll(() => row.locator('td').nth(2).textContent()).toBe(String(sites.find((s) => s.siteId === 'e2e')?.urlCount));
     await expect.poll(() => health.textContent(), { timeout: 20_000 }).toMatch(/ · 1 site$/);
+    // The row's badge and result; the site page's chart and its table say the same of the sync.
+    const lastSync = row.locator('td').nth(3);
+    await expect.poll(() => lastSync.textContent()).toMatch(/^done \d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC · 3,000 new, 0 changed, 0 removed$/);
+    expect(await lastSync.locator('.badge').textContent()).toBe('done');
+    const trendRows = () => page.getByRole('table', { name: 'URL count and changes by finished sync, oldest first' }).locator('tbody tr').allInnerTexts();
+    await expect.poll(trendRows).toEqual([expect.stringMatching(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}\t3,000\t3,000\t0\t0\t0$/)]);
+    expect(
+      await page
+        .getByRole('img', { name: /^URL count and changes over the last 1 finished sync / })
+        .locator('circle')
+        .count(),
+    ).toBe(1);
 
     // A slow site keeps the second sync running long enough to stop it from the page.
     site.delayMs = 1_500;
@@ -139,6 +156,7 @@ describe('ops console in Chromium', () => {
     await expect.poll(() => status.textContent(), { timeout: 60_000, interval: 200 }).toMatch(/: running /);
     await page.getByRole('button', { name: 'Stop', exact: true }).click();
     await expect.poll(() => status.textContent(), { timeout: 60_000 }).toMatch(/: stopped /);
+    await expect.poll(() => lastSync.locator('.badge').textContent(), { timeout: 15_000 }).toBe('stopped');
     site.delayMs = 0;
     const after = await api<{ syncs: SyncBody[] }>('/api/factory/sites/e2e/syncs');
     expect(after.syncs[0]).toMatchObject({ state: 'stopped', removed: 0 });
@@ -151,6 +169,11 @@ describe('ops console in Chromium', () => {
     expect(await status.textContent()).toContain('0 removed, 0 kept unchanged, 100 kept because their sitemap failed');
     await expect.poll(() => page.locator('#sync-failures').textContent(), { timeout: 30_000 }).toContain(`${site.origin}/sm-3.xml — http_status 503`);
     site.failing.clear();
+    // Two syncs done (the stopped one is no point of the chart); the second kept every URL, 100 of them unread.
+    await expect.poll(trendRows).toEqual([expect.stringMatching(/\t3,000\t3,000\t0\t0\t0$/), expect.stringMatching(/\t3,000\t0\t0\t0\t0$/)]);
+    const chart = page.getByRole('img', { name: /^URL count and changes over the last 2 finished syncs/ });
+    expect(await chart.locator('circle').count()).toBe(2);
+    expect(await chart.locator('circle title').allTextContents()).toEqual(['3,000 URLs', '3,000 URLs']);
 
     await page.getByLabel('Path group', { exact: true }).fill('/blog/');
     await page.getByRole('button', { name: 'Filter' }).click();
@@ -186,6 +209,9 @@ describe('ops console in Chromium', () => {
     await expect.poll(ids, { timeout: 30_000 }).toHaveLength(50);
     expect((await ids())[0]).toBe('e2e');
     expect(await range.textContent()).toBe('Sites 1–50');
+    const badges = await page.locator('#sites-table tbody tr td:nth-child(4) .badge').allTextContents();
+    expect(badges[0]).toBe('done');
+    expect(new Set(badges.slice(1))).toEqual(new Set(['never']));
     const previous = page.getByRole('button', { name: 'Previous sites' });
     expect(await previous.isDisabled()).toBe(true);
 
@@ -241,14 +267,22 @@ describe('ops console in Chromium', () => {
       const siteCounts = new Set<string>();
       const seenCounts = new Set<string>();
       const urlRows = new Set<number>();
+      const progressTexts = new Set<string>();
+      const badges = new Set<string>();
+      const progress = page.getByRole('progressbar', { name: 'Sync progress', exact: true });
       await page.getByRole('button', { name: 'Sync Sitemap', exact: true }).click();
+      // The bar shows from the click, before the sync's first status.
+      expect(await progress.isVisible()).toBe(true);
+      expect(await progress.getAttribute('aria-valuetext')).toBe('starting');
       // Sampled while the status still says running: the page was never reloaded.
       for (;;) {
-        const [text, count, seen, rows] = await Promise.all([
+        const [text, count, seen, rows, bar, badge] = await Promise.all([
           status.textContent(),
           row.locator('td').nth(2).textContent(),
           page.locator('#syncs-table tbody tr').first().locator('td').nth(3).textContent(),
           page.locator('#urls-table tbody tr').count(),
+          progress.getAttribute('aria-valuetext', { timeout: 1_000 }).catch(() => null),
+          row.locator('.badge').textContent(),
         ]);
         if (!text?.includes(': running ')) {
           if (text?.includes(': done ')) break;
@@ -258,6 +292,8 @@ describe('ops console in Chromium', () => {
         siteCounts.add(count ?? '');
         seenCounts.add(seen ?? '');
         urlRows.add(rows);
+        if (bar !== null) progressTexts.add(bar);
+        if (badge !== null) badges.add(badge);
         await new Promise((resolve) => setTimeout(resolve, 150));
       }
       expect(await status.textContent()).toMatch(/: done — 3000 URLs/);
@@ -265,6 +301,11 @@ describe('ops console in Chromium', () => {
       expect(moving(siteCounts).length).toBeGreaterThanOrEqual(1);
       expect(moving(seenCounts).length).toBeGreaterThanOrEqual(1);
       expect(urlRows.has(100)).toBe(true);
+      // The bar counted sitemaps done of those known (the index and its 30), the URLs and their rate as the sync went; the row's badge said running.
+      const counted = [...progressTexts].filter((words) => /^\d+ of 31 sitemaps · [\d,]+ URLs · [\d,]+ URLs\/s$/.test(words));
+      expect(counted.length, [...progressTexts].join(' | ')).toBeGreaterThanOrEqual(1);
+      expect(badges.has('running')).toBe(true);
+      expect(await progress.count()).toBe(0);
       await expect.poll(() => row.locator('td').nth(2).textContent(), { timeout: 15_000 }).toBe('3000');
       // Once done, nothing more is fetched for the list.
       await new Promise((resolve) => setTimeout(resolve, 1_000));

@@ -1,9 +1,10 @@
 // The site list on both databases: 2,000 sites (many sharing one created_at, so the keyset's tie-break on the id
 // matters) paged 50 at a time equal the unpaged list, a search matches id or root URL in any case, and a cursor
-// still continues after its site was deleted.
+// still continues after its site was deleted; each site carries its newest sync; an unknown parameter is refused.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isFactoryError } from '../../core/errors.js';
 import { listSitePage, SiteListQuerySchema, type SiteListQuery } from '../site-list.js';
+import { getSync } from '../syncs.js';
 import { DATABASES, PGLITE_START_MS, type TestDb } from './inventory-fixtures.js';
 
 const SITES = 2_000;
@@ -80,5 +81,25 @@ describe.each(DATABASES)('site list on $name', ({ open }) => {
       expect(isFactoryError(error) && error.kind === 'bad_request', String(error)).toBe(true);
     }
     for (const limit of ['0', '1001', '-1', 'ten']) expect(SiteListQuerySchema.safeParse({ limit }).success, limit).toBe(false);
+    // A misspelt parameter must not quietly list every site.
+    const unknown = SiteListQuerySchema.safeParse({ limti: '10' });
+    expect(unknown.success).toBe(false);
+    expect(unknown.error?.issues[0]).toMatchObject({ code: 'unrecognized_keys', keys: ['limti'] });
+  });
+
+  it("gives each site its newest sync as the syncs' reader reads it, and none to a site never synced", async () => {
+    await test.db.query(
+      `INSERT INTO syncs (sync_id, site_id, job_id, state, started_at, finished_at, seen_count, new_count) VALUES
+         ('AAAAAAAAAAAAAAAAAAAAAA', 'site-0010', 'job-a', 'done', timestamptz '2026-01-02T00:00:00Z', timestamptz '2026-01-02T00:01:00Z', 40, 40),
+         ('BBBBBBBBBBBBBBBBBBBBBB', 'site-0010', 'job-b', 'running', timestamptz '2026-01-03T00:00:00Z', NULL, 0, 0),
+         ('CCCCCCCCCCCCCCCCCCCCCC', 'site-0011', 'job-c', 'failed', timestamptz '2026-01-02T00:00:00Z', timestamptz '2026-01-02T00:00:09Z', 0, 0)`,
+    );
+    const { sites } = await listSitePage(test.db, query({ q: 'site-001', limit: '3' }));
+    expect(sites.map((site) => [site.siteId, site.lastSync?.syncId ?? null, site.lastSync?.state ?? null])).toEqual([
+      ['site-0010', 'BBBBBBBBBBBBBBBBBBBBBB', 'running'],
+      ['site-0011', 'CCCCCCCCCCCCCCCCCCCCCC', 'failed'],
+      ['site-0012', null, null],
+    ]);
+    expect(sites[0]?.lastSync).toEqual(await getSync(test.db, 'BBBBBBBBBBBBBBBBBBBBBB'));
   });
 });
