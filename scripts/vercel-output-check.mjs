@@ -24,8 +24,8 @@ const EXPECTED_FUNCTIONS = [
   'api/factory/estimate',
   'api/factory/health',
   'api/factory/sites',
-  'api/factory/slice',
   'api/factory/slice-failed',
+  'api/factory/slice',
 ];
 // A closed loopback port: health must answer 503 naming the database, which proves the function runs without Postgres.
 const UNREACHABLE_DATABASE_URL = 'postgres://check@127.0.0.1:9/none';
