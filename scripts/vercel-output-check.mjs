@@ -3,7 +3,7 @@
 // Run by scripts/vercel-build-check.sh:
 //   node scripts/vercel-output-check.mjs <project dir> <vercel CLI dir> <scratch dir>
 // Checks:
-//   - exactly the expected functions (api/factory/{cron,estimate,discover,health,sites}.func), runtime nodejs24.x, maxDuration as in
+//   - exactly the expected functions (api/factory/{cron,estimate,discover,health,sites,slice,slice-failed}.func), runtime nodejs24.x, maxDuration as in
 //     vercel.json, handler file present; no test or helper became a function; no test file inside a function;
 //   - .vercel/output/static holds no source (.ts), tsconfig, package.json or lib/ file;
 //   - each function, copied alone to a directory with no node_modules above it, is loaded twice:
@@ -11,13 +11,22 @@
 //     (2) served by Vercel's own Node launcher (@vercel/node's serverless handler, as `vercel dev` runs it)
 //         and asked over HTTP.
 import { fork } from 'node:child_process';
+import { createHash, createHmac } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { cp, mkdir, readdir, readFile } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import { dirname, join, relative, sep } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
-const EXPECTED_FUNCTIONS = ['api/factory/cron', 'api/factory/discover', 'api/factory/estimate', 'api/factory/health', 'api/factory/sites'];
+const EXPECTED_FUNCTIONS = [
+  'api/factory/cron',
+  'api/factory/discover',
+  'api/factory/estimate',
+  'api/factory/health',
+  'api/factory/sites',
+  'api/factory/slice-failed',
+  'api/factory/slice',
+];
 // A closed loopback port: health must answer 503 naming the database, which proves the function runs without Postgres.
 const UNREACHABLE_DATABASE_URL = 'postgres://check@127.0.0.1:9/none';
 const RUNTIME = 'nodejs24.x';
@@ -120,6 +129,9 @@ function requestsFor(handler, site) {
   if (handler.includes('health')) return [{ method: 'GET', path: '/api/factory/health', status: 503 }];
   // Without CRON_SECRET and off Vercel the tick is open (no API token here): it reaches the unreachable database, 503.
   if (handler.includes('cron')) return [{ method: 'GET', path: '/api/factory/cron', status: 503 }];
+  // QStash's routes take only signed calls: an unsigned one is 401 before anything is opened.
+  if (handler.includes('slice-failed')) return [{ ...post('/api/factory/slice-failed', { sourceBody: '' }), status: 401 }];
+  if (handler.includes('slice')) return [{ ...post('/api/factory/slice', { syncId: 'A'.repeat(22), slice: 1 }), status: 401 }];
   return [
     { method: 'GET', path: '/api/factory/discover?jobId=*', status: 400 },
     { ...post('/api/factory/discover', { rootUrl: site.rootUrl, budgetMs: 10_000 }), status: 201 },
@@ -186,11 +198,31 @@ async function checkCronGuard(dir, config) {
   await callThroughLauncher(dir, config, { label: 'launcher VERCEL=1 CRON_SECRET', env: { ...onVercel, CRON_SECRET: 'check-secret' }, requests: signed });
 }
 
+/** A QStash signature (HS256 JWT: issuer Upstash, subject the URL, the body's SHA-256), as test/helpers/qstash-stand-in.ts makes. */
+function signQStash(key, url, body) {
+  const now = Math.floor(Date.now() / 1000);
+  const encode = (value) => Buffer.from(JSON.stringify(value)).toString('base64url');
+  const claims = { iss: 'Upstash', sub: url, exp: now + 300, nbf: now, iat: now, body: createHash('sha256').update(body).digest('base64url') };
+  const unsigned = `${encode({ alg: 'HS256', typ: 'JWT' })}.${encode(claims)}`;
+  return `${unsigned}.${createHmac('sha256', key).update(unsigned).digest('base64url')}`;
+}
+
+/** With the signing keys, the slice route refuses a bad signature (401) and lets a good one through to the database (503 here). */
+async function checkQStashSignatures(dir, config) {
+  const keys = { QSTASH_CURRENT_SIGNING_KEY: 'check-current-key', QSTASH_NEXT_SIGNING_KEY: 'check-next-key' };
+  const body = JSON.stringify({ syncId: 'A'.repeat(22), slice: 1 });
+  const url = 'http://localhost/api/factory/slice';
+  const signed = (key, status) => ({ method: 'POST', path: '/api/factory/slice', body, headers: { 'upstash-signature': signQStash(key, url, body) }, status });
+  const requests = [signed('not-the-key', 401), signed(keys.QSTASH_NEXT_SIGNING_KEY, 503)];
+  await callThroughLauncher(dir, config, { label: 'launcher QSTASH keys', env: { ...process.env, ...keys }, requests });
+}
+
 async function callFunction(name, config, site) {
   const dir = await isolate(name);
   await callDirectly(dir, config, site);
   await callThroughLauncher(dir, config, { label: 'launcher', env: process.env, requests: requestsFor(config.handler, site) });
   if (config.handler.includes('cron')) await checkCronGuard(dir, config);
+  if (/slice\.[cm]?[jt]s$/.test(config.handler)) await checkQStashSignatures(dir, config);
   if (!config.handler.includes('discover')) return;
   const env = { ...process.env, VERCEL: '1', FACTORY_API_TOKEN: 'check-token' };
   await callThroughLauncher(dir, config, { label: 'launcher VERCEL=1', env, requests: guardedRequests('check-token') });
@@ -201,7 +233,19 @@ async function main() {
   await checkStatic();
   const site = await startTinySite();
   Object.assign(process.env, { FACTORY_ALLOW_HOSTS: site.host, LOG_LEVEL: 'warn', DATABASE_URL: UNREACHABLE_DATABASE_URL });
-  for (const key of ['REDIS_URL', 'UPSTASH_REDIS_REST_URL', 'UPSTASH_REDIS_REST_TOKEN', 'FACTORY_API_TOKEN', 'VERCEL', 'CRON_SECRET']) delete process.env[key];
+  for (const key of [
+    'REDIS_URL',
+    'UPSTASH_REDIS_REST_URL',
+    'UPSTASH_REDIS_REST_TOKEN',
+    'FACTORY_API_TOKEN',
+    'VERCEL',
+    'CRON_SECRET',
+    'QSTASH_TOKEN',
+    'QSTASH_CURRENT_SIGNING_KEY',
+    'QSTASH_NEXT_SIGNING_KEY',
+  ]) {
+    delete process.env[key];
+  }
   try {
     for (const [name, config] of Object.entries(configs)) await callFunction(name, config, site);
   } finally {

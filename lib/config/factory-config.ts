@@ -59,6 +59,24 @@ export const FactoryEnvSchema = z.object({
   /** PGlite's data directory when DATABASE_URL is unset (default .crawler-factory/db). */
   FACTORY_DB_DIR: z.string().min(1).optional(),
   FACTORY_ESTIMATE_CONCURRENCY: z.coerce.number({ error: 'expected a whole number' }).int().positive().max(1_000).optional(),
+  /** Upstash QStash: with a token, a sync's next slice is published as a signed call back into the deployment. */
+  QSTASH_TOKEN: z.string().optional(),
+  /** QStash's API (default https://qstash.upstash.io; the region's URL, or a stand-in in tests). */
+  QSTASH_URL: httpUrl.optional(),
+  /** The keys QStash signs its calls with (both, to allow rotation); the slice routes refuse any call they do not verify. */
+  QSTASH_CURRENT_SIGNING_KEY: z.string().optional(),
+  QSTASH_NEXT_SIGNING_KEY: z.string().optional(),
+  /** This deployment's public origin, which QStash calls back (default on Vercel: the production URL, else the deployment's). */
+  FACTORY_PUBLIC_URL: httpUrl.optional(),
+  /** Set by Vercel: the host names of the project's production domain and of this deployment. */
+  VERCEL_PROJECT_PRODUCTION_URL: z.string().optional(),
+  VERCEL_URL: z.string().optional(),
+  /** Slices of one site host QStash runs at once (its flow-control parallelism; default 2). */
+  FACTORY_QSTASH_HOST_PARALLELISM: z.coerce.number({ error: 'expected a whole number' }).int().positive().max(100).optional(),
+  /** Times QStash retries a slice that failed (with its exponential backoff) before the failure callback ends the sync (default 3). */
+  /** Budget of a queued slice (the slice route), below the default of half the function's time: for a shorter maxDuration. */
+  FACTORY_QUEUED_SLICE_BUDGET_MS: z.coerce.number({ error: 'expected a whole number of milliseconds' }).int().positive().optional(),
+  FACTORY_QSTASH_RETRIES: z.coerce.number({ error: 'expected a whole number from 0 to 5' }).int().min(0).max(5).optional(),
 });
 type FactoryEnv = z.infer<typeof FactoryEnvSchema>;
 
@@ -67,6 +85,24 @@ export const FACTORY_ENV_NAMES = Object.keys(FactoryEnvSchema.shape) as Array<ke
 
 /** Where jobs live: Redis over TCP, Upstash over REST (under either set of names), or this process's memory. */
 export type StoreConfig = { type: 'redis'; url: string } | { type: 'upstash'; url: string; token: string } | { type: 'memory' };
+
+/** How a deployment publishes its slices through QStash. */
+export interface QStashConfig {
+  token: string;
+  /** QStash's API base URL. */
+  baseUrl: string;
+  /** The deployment's origin (no trailing slash) that QStash calls back. */
+  publicUrl: string;
+  /** Flow-control parallelism per site host. */
+  hostParallelism: number;
+  retries: number;
+}
+
+/** The keys incoming QStash calls are verified with. */
+export interface QStashSigningKeys {
+  currentSigningKey: string;
+  nextSigningKey: string;
+}
 
 /** The service's configuration, typed: read from the environment once per distinct environment. */
 export interface FactoryConfig {
@@ -85,6 +121,12 @@ export interface FactoryConfig {
   estimateConcurrency: number;
   /** Where the URL inventory lives: Postgres, or PGlite in a directory (null: the default directory). */
   database: { type: 'postgres'; url: string } | { type: 'pglite'; dir: string | null };
+  /** Publishing slices through QStash (null: QSTASH_TOKEN unset, slices are not queued there). */
+  qstash: QStashConfig | null;
+  /** Verifying QStash's calls to the slice routes (null: no keys, those routes refuse every call). */
+  qstashSigning: QStashSigningKeys | null;
+  /** Budget of a queued slice (null: the default, half the function's time; a larger value is capped to it). */
+  queuedSliceBudgetMs: number | null;
 }
 
 /** Estimates run at once per process when FACTORY_ESTIMATE_CONCURRENCY is not set. */
@@ -106,6 +148,43 @@ function storeConfig(env: FactoryEnv): StoreConfig {
     if (tokenValue) throw new ConfigError(url, `${url} must be set together with ${token}`);
   }
   return { type: 'memory' };
+}
+
+/** QStash's API when QSTASH_URL is not set. */
+export const DEFAULT_QSTASH_URL = 'https://qstash.upstash.io';
+/** Slices of one host QStash runs at once, and its retries of a failed slice, when not configured. */
+export const DEFAULT_QSTASH_HOST_PARALLELISM = 2;
+export const DEFAULT_QSTASH_RETRIES = 3;
+
+function qstashSigning(env: FactoryEnv): QStashSigningKeys | null {
+  const { QSTASH_CURRENT_SIGNING_KEY: current, QSTASH_NEXT_SIGNING_KEY: next } = env;
+  if (current && next) return { currentSigningKey: current, nextSigningKey: next };
+  if (current) throw new ConfigError('QSTASH_NEXT_SIGNING_KEY', 'QSTASH_NEXT_SIGNING_KEY must be set together with QSTASH_CURRENT_SIGNING_KEY');
+  if (next) throw new ConfigError('QSTASH_CURRENT_SIGNING_KEY', 'QSTASH_CURRENT_SIGNING_KEY must be set together with QSTASH_NEXT_SIGNING_KEY');
+  return null;
+}
+
+// The origin QStash calls back: the configured one, else on Vercel the production domain, else this deployment's host.
+function publicUrl(env: FactoryEnv): string | null {
+  if (env.FACTORY_PUBLIC_URL) return new URL(env.FACTORY_PUBLIC_URL).origin;
+  const host = env.VERCEL_PROJECT_PRODUCTION_URL || env.VERCEL_URL;
+  return host ? `https://${host}` : null;
+}
+
+function qstashConfig(env: FactoryEnv, signing: QStashSigningKeys | null): QStashConfig | null {
+  if (!env.QSTASH_TOKEN) return null;
+  // A deployment that publishes slices it then cannot verify would refuse every one of them.
+  if (signing === null)
+    throw new ConfigError('QSTASH_CURRENT_SIGNING_KEY', 'QSTASH_TOKEN is set without QSTASH_CURRENT_SIGNING_KEY and QSTASH_NEXT_SIGNING_KEY');
+  const origin = publicUrl(env);
+  if (origin === null) throw new ConfigError('FACTORY_PUBLIC_URL', 'QSTASH_TOKEN is set but not FACTORY_PUBLIC_URL: QStash needs an address to call back');
+  return {
+    token: env.QSTASH_TOKEN,
+    baseUrl: (env.QSTASH_URL ?? DEFAULT_QSTASH_URL).replace(/\/+$/, ''),
+    publicUrl: origin,
+    hostParallelism: env.FACTORY_QSTASH_HOST_PARALLELISM ?? DEFAULT_QSTASH_HOST_PARALLELISM,
+    retries: env.FACTORY_QSTASH_RETRIES ?? DEFAULT_QSTASH_RETRIES,
+  };
 }
 
 function resolveEntries(value: string | undefined): NetPolicy['resolve'] {
@@ -141,6 +220,7 @@ export function readFactoryConfig(source: Record<string, string | undefined>): F
     throw new ConfigError(variable, `${variable}: ${issue?.message ?? 'invalid'}`);
   }
   const env = parsed.data;
+  const signing = qstashSigning(env);
   return {
     apiToken: env.FACTORY_API_TOKEN ?? null,
     cronSecret: env.CRON_SECRET ?? null,
@@ -155,6 +235,9 @@ export function readFactoryConfig(source: Record<string, string | undefined>): F
     corsOrigins: corsOrigins(env.FACTORY_CORS_ORIGINS),
     estimateConcurrency: env.FACTORY_ESTIMATE_CONCURRENCY ?? DEFAULT_ESTIMATE_CONCURRENCY,
     database: env.DATABASE_URL ? { type: 'postgres', url: env.DATABASE_URL } : { type: 'pglite', dir: env.FACTORY_DB_DIR ?? null },
+    qstash: qstashConfig(env, signing),
+    qstashSigning: signing,
+    queuedSliceBudgetMs: env.FACTORY_QUEUED_SLICE_BUDGET_MS ?? null,
   };
 }
 

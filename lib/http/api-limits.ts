@@ -1,7 +1,8 @@
 /** Vercel `maxDuration` of each function, in seconds; vercel.json must say the same (a test checks). */
 // health: its probes time out after 5 s each (lib/http/health.ts), so 10 s leaves room for a cold start.
 // cron: the tick starts due syncs in seconds, then re-drives stalled syncs one slice each within CRON_SLICE_BUDGET_MS.
-export const MAX_DURATION_SECONDS = { estimate: 30, discover: 300, sites: 300, health: 10, cron: 300 } as const;
+// slice: one queued slice of a sync, as a sites call runs it; slice-failed: a failure callback ends a sync in one statement.
+export const MAX_DURATION_SECONDS = { estimate: 30, discover: 300, sites: 300, health: 10, cron: 300, slice: 300, 'slice-failed': 30 } as const;
 
 /** Kept back from a discover call's maxDuration: the slice's last commit, the response, and cold-start slack. */
 export const DISCOVER_SAFETY_MARGIN_MS = 15_000;

@@ -8,6 +8,7 @@ import { ConfigError, type FactoryConfig } from '../config/factory-config.js';
 import { isFactoryError, RequestError } from '../core/errors.js';
 import { DEFAULT_DUE_SYNC_LIMITS, startDueSyncs, type DueSyncsResult } from '../inventory/due-syncs.js';
 import { advanceSync, type SyncRuntime } from '../inventory/sync-driver.js';
+import { claimNextSlice } from '../inventory/sync-slices.js';
 import { createLogger } from '../utils/logger.js';
 
 const log = createLogger('http:cron');
@@ -65,6 +66,9 @@ async function advanceEach(runtime: SyncRuntime, syncIds: string[], signal: Abor
   const worker = async () => {
     for (let syncId = queue.shift(); syncId !== undefined && Date.now() < closesAt && !signal.aborted; syncId = queue.shift()) {
       try {
+        // The tick's slice takes the next number: a queued slice of that number (lost, or late) then runs nothing, and the
+        // next one is published under a number no message has used.
+        await claimNextSlice(runtime.db, syncId);
         const sync = await advanceSync(runtime, syncId, { budgetMs: CRON_SLICE_BUDGET_MS, signal, workerId: 'cron' });
         summary.advanced.push({ syncId, siteId: sync.siteId, state: sync.state });
         if (sync.state === 'running') await sliceDispatcher().continueSync(runtime, syncId);
@@ -80,7 +84,9 @@ async function advanceEach(runtime: SyncRuntime, syncIds: string[], signal: Abor
 
 /**
  * One cron tick: starts the due syncs (`startDueSyncs`), then runs one slice of each sync it started and of each
- * running sync with no progress for STALE_SYNC_MS, a few at a time, each within its own budget.
+ * running sync with no progress for STALE_SYNC_MS, a few at a time, each within its own budget, and hands each sync
+ * still running to the slice engine (QStash: its next slice is published). A sync whose queued slice was lost is
+ * thus picked up again within a lease and a tick.
  */
 export async function cronTick(context: ServiceContext, signal: AbortSignal): Promise<CronSummary> {
   const runtime: SyncRuntime = { db: await inventoryDb(), store: await context.store(), net: context.net };

@@ -1,6 +1,7 @@
 import { factoryConfig } from '../config/factory-config.js';
 import { createLogger, sendLogsTo, setLogLevel } from '../utils/logger.js';
 import type { RouteMethod } from './api-routes.js';
+import { useConfiguredDispatcher } from './configured-dispatcher.js';
 import { corsHeaders, preflightResponse, withHeaders } from './cors.js';
 import { assertAuthorized } from './request.js';
 import { errorResponse, responseForError } from './responses.js';
@@ -30,7 +31,8 @@ function corsFor(request: Request): Record<string, string> {
 }
 
 /**
- * Runs a route's body with the service context after auth (`authorize`, by default the bearer token); every failure
+ * Runs a route's body with the service context after auth (`authorize`, by default the bearer token), with the slice
+ * engine the configuration names (QStash) in place; every failure
  * becomes the contract's JSON error, and every answer carries the CORS headers the configuration allows. Every route
  * goes through here.
  */
@@ -44,6 +46,7 @@ export async function handle(
   let response: Response;
   try {
     const context = serviceContext();
+    useConfiguredDispatcher(context.config);
     authorize(request, context.config);
     response = await route(context);
     if (requestLogging) log.info({ event: 'request', method: request.method, path, status: response.status, ms: Date.now() - startedAt }, 'request served');

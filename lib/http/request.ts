@@ -8,9 +8,7 @@ export const MAX_BODY_BYTES = 64 * 1024;
 
 /** Reads a JSON body of at most MAX_BODY_BYTES and validates it; an empty body is `{}`. */
 export async function readJsonBody<S extends z.ZodType>(request: Request, schema: S): Promise<z.output<S>> {
-  const declared = Number(request.headers.get('content-length') ?? '0');
-  if (declared > MAX_BODY_BYTES) throw new RequestError('bad_request', `request body larger than ${MAX_BODY_BYTES} bytes`);
-  const text = await readCapped(request);
+  const text = await readBodyText(request);
   let value: unknown = {};
   if (text.trim() !== '') {
     try {
@@ -38,14 +36,17 @@ export function parseQuery<S extends z.ZodType>(request: Request, schema: S): z.
   );
 }
 
-async function readCapped(request: Request): Promise<string> {
+/** Reads a body as text, refusing one larger than `maxBytes` (declared or sent) with a 400. */
+export async function readBodyText(request: Request, maxBytes = MAX_BODY_BYTES): Promise<string> {
+  const declared = Number(request.headers.get('content-length') ?? '0');
+  if (declared > maxBytes) throw new RequestError('bad_request', `request body larger than ${maxBytes} bytes`);
   if (!request.body) return '';
   const decoder = new TextDecoder();
   let text = '';
   let bytes = 0;
   for await (const chunk of request.body as unknown as AsyncIterable<Uint8Array>) {
     bytes += chunk.byteLength;
-    if (bytes > MAX_BODY_BYTES) throw new RequestError('bad_request', `request body larger than ${MAX_BODY_BYTES} bytes`);
+    if (bytes > maxBytes) throw new RequestError('bad_request', `request body larger than ${maxBytes} bytes`);
     text += decoder.decode(chunk, { stream: true });
   }
   return text + decoder.decode();

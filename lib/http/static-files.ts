@@ -27,7 +27,9 @@ export async function staticResponse(publicDir: string, pathname: string, method
   }
   if (decoded.includes('\0') || decoded.includes('\\')) return null;
   const root = resolve(publicDir);
-  const file = resolve(root, `.${decoded.endsWith('/') ? `${decoded}index.html` : decoded}`);
+  // join, not resolve(root, `.${path}`): Vercel's file tracer reads the latter as "every dot-file of the project" and
+  // copies .vercel/output into each function it builds.
+  const file = join(root, decoded.endsWith('/') ? `${decoded}index.html` : decoded);
   if (!file.startsWith(`${root}${sep}`)) return null;
   const info = await stat(file).catch(() => null);
   if (!info?.isFile()) return null;

@@ -29,9 +29,11 @@ export interface DueSyncsResult {
 // The site's host (with its port) from its root URL: the unit of politeness, as the job's per-host limits.
 const HOST_SQL = `lower(substring(root_url from '^[a-zA-Z][a-zA-Z0-9+.-]*://([^/?#]+)'))`;
 
-// Session advisory lock of the tick (the bytes of "cftick1"): the claim and the starts of one tick are serialised across
-// processes, so the per-host count each tick reads includes the syncs the tick before it started.
-const TICK_LOCK = '7162540253367709952';
+// Session advisory lock of the tick, one per schema (an inventory): key pair (the bytes of "cftk", the schema's hash). The
+// claim and the starts of one tick are serialised across processes, so the per-host count each tick reads includes the
+// syncs the tick before it started; inventories in other schemas of the same database tick on their own.
+const TICK_LOCK_CLASS = 1667658859;
+const TICK_LOCK_KEY = `${TICK_LOCK_CLASS}, hashtext(current_schema())`;
 
 // PGlite is one session, where an advisory lock is re-entrant: ticks inside one process are serialised here as well.
 const ticking = new WeakSet<InventoryDb>();
@@ -103,7 +105,7 @@ export async function startDueSyncs(runtime: SyncRuntime, limits: DueSyncLimits 
   ticking.add(db);
   try {
     return await db.session(async (session) => {
-      const [lock] = await session.query(`SELECT pg_try_advisory_lock(${TICK_LOCK}::bigint) AS locked`);
+      const [lock] = await session.query(`SELECT pg_try_advisory_lock(${TICK_LOCK_KEY}) AS locked`);
       if (lock?.locked !== true) return { ...result, skipped: await countDue(db) };
       try {
         await startClaimed(runtime, await claimDueSites(db, limits), result);
@@ -111,7 +113,7 @@ export async function startDueSyncs(runtime: SyncRuntime, limits: DueSyncLimits 
         if (result.started.length > 0) log.info({ event: 'scheduled_syncs_started', started: result.started }, 'due syncs started');
         return result;
       } finally {
-        await session.query(`SELECT pg_advisory_unlock(${TICK_LOCK}::bigint)`);
+        await session.query(`SELECT pg_advisory_unlock(${TICK_LOCK_KEY})`);
       }
     });
   } finally {

@@ -145,3 +145,19 @@ export async function stopSync(runtime: SyncRuntime, syncId: string, siteId?: st
   await finishSync(runtime.db, syncId, 'stopped', 'stopped by request');
   return getSync(runtime.db, syncId);
 }
+
+/**
+ * Ends a running sync `failed` with `message` (a queue that gave up on its slices): its job is stopped when the store
+ * answers (a store that is down is often why the slices failed), and nothing is removed. An ended sync stays as it is.
+ */
+export async function failSync(db: InventoryDb, openStore: () => Promise<JobStore>, syncId: string, message: string): Promise<Sync> {
+  const sync = await getSync(db, syncId);
+  if (sync.state !== 'running') return sync;
+  try {
+    await stopJob(await openStore(), sync.jobId);
+  } catch (error) {
+    log.warn({ event: 'failed_sync_job_not_stopped', syncId, jobId: sync.jobId, err: error }, 'the job of a failed sync could not be stopped');
+  }
+  await finishSync(db, syncId, 'failed', message);
+  return getSync(db, syncId);
+}

@@ -66,7 +66,7 @@ describe('crawler-factory serve', () => {
 
   it('maps /api/factory/{estimate,discover} to the handler files and prints them', () => {
     expect(open.stderr()).toMatch(
-      /serving \/api\/factory\/cron, \/api\/factory\/discover, \/api\/factory\/estimate, \/api\/factory\/health, \/api\/factory\/sites on http:\/\/127\.0\.0\.1:\d+/,
+      /serving \/api\/factory\/cron, \/api\/factory\/discover, \/api\/factory\/estimate, \/api\/factory\/health, \/api\/factory\/sites, \/api\/factory\/slice-failed, \/api\/factory\/slice on http:\/\/127\.0\.0\.1:\d+/,
     );
   });
 

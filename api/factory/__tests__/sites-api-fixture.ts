@@ -17,8 +17,11 @@ export interface SitesApi {
   close(): Promise<void>;
 }
 
-/** Starts the API on a fresh schema (`<name>_<pid>_<random>`) over a site of `pages` URLs, the in-memory job store. */
-export async function startSitesApi(options: { name: string; token: string; pages: number }): Promise<SitesApi> {
+/**
+ * Starts the API on a fresh schema (`<name>_<pid>_<random>`) over a site of `pages` URLs (`perSitemap` to a child
+ * sitemap, default 1000), the in-memory job store.
+ */
+export async function startSitesApi(options: { name: string; token: string; pages: number; perSitemap?: number }): Promise<SitesApi> {
   const schema = `${options.name}_${process.pid}_${Math.random().toString(36).slice(2, 8)}`;
   const admin = new pg.Client({ connectionString: TEST_DATABASE_URL });
   await admin.connect();
@@ -29,7 +32,7 @@ export async function startSitesApi(options: { name: string; token: string; page
     FACTORY_ALLOW_PRIVATE: '1',
   });
   delete process.env.REDIS_URL;
-  const site = await startMutableSite(options.pages);
+  const site = await startMutableSite(options.pages, options.perSitemap);
   const server = await startLocalApiServer(API_DIR, { host: '127.0.0.1', port: 0 });
   const call = (path: string, init: RequestInit = {}) =>
     fetch(`${server.origin}${path}`, { ...init, headers: { authorization: `Bearer ${options.token}`, 'content-type': 'application/json', ...init.headers } });

@@ -24,6 +24,9 @@ describe('the factory configuration', () => {
       corsOrigins: [],
       estimateConcurrency: 4,
       database: { type: 'pglite', dir: null },
+      qstash: null,
+      qstashSigning: null,
+      queuedSliceBudgetMs: null,
     });
   });
 
@@ -52,7 +55,39 @@ describe('the factory configuration', () => {
       corsOrigins: ['https://wizard.example.com', 'http://localhost:5173'],
       estimateConcurrency: 9,
       database: { type: 'postgres', url: 'postgres://127.0.0.1/test' },
+      qstash: null,
+      qstashSigning: null,
+      queuedSliceBudgetMs: null,
     });
+  });
+
+  it('publishes slices through QStash with a token, both signing keys and an address to call back', () => {
+    const keys = { QSTASH_CURRENT_SIGNING_KEY: 'sig-current', QSTASH_NEXT_SIGNING_KEY: 'sig-next' };
+    const onVercel = readFactoryConfig({ QSTASH_TOKEN: 'q', ...keys, VERCEL_URL: 'app-abc.vercel.app', VERCEL_PROJECT_PRODUCTION_URL: 'app.example.com' });
+    expect(onVercel.qstash).toEqual({ token: 'q', baseUrl: 'https://qstash.upstash.io', publicUrl: 'https://app.example.com', hostParallelism: 2, retries: 3 });
+    expect(onVercel.qstashSigning).toEqual({ currentSigningKey: 'sig-current', nextSigningKey: 'sig-next' });
+    const configured = readFactoryConfig({
+      QSTASH_TOKEN: 'q',
+      ...keys,
+      QSTASH_URL: 'http://127.0.0.1:8080/',
+      FACTORY_PUBLIC_URL: 'http://127.0.0.1:3000/',
+      FACTORY_QSTASH_HOST_PARALLELISM: '5',
+      FACTORY_QSTASH_RETRIES: '0',
+      FACTORY_QUEUED_SLICE_BUDGET_MS: '20000',
+    });
+    expect(configured.queuedSliceBudgetMs).toBe(20_000);
+    expect(configured.qstash).toEqual({ token: 'q', baseUrl: 'http://127.0.0.1:8080', publicUrl: 'http://127.0.0.1:3000', hostParallelism: 5, retries: 0 });
+    // Keys alone: the routes verify, nothing is published.
+    expect(readFactoryConfig(keys)).toMatchObject({ qstash: null, qstashSigning: { currentSigningKey: 'sig-current' } });
+  });
+
+  it.each([
+    [{ QSTASH_TOKEN: 'q', FACTORY_PUBLIC_URL: 'https://app.example.com' }, 'QSTASH_CURRENT_SIGNING_KEY'],
+    [{ QSTASH_TOKEN: 'q', QSTASH_CURRENT_SIGNING_KEY: 'a', QSTASH_NEXT_SIGNING_KEY: 'b' }, 'FACTORY_PUBLIC_URL'],
+    [{ QSTASH_CURRENT_SIGNING_KEY: 'a' }, 'QSTASH_NEXT_SIGNING_KEY'],
+    [{ FACTORY_QSTASH_RETRIES: '9' }, 'FACTORY_QSTASH_RETRIES'],
+  ])('refuses an incomplete QStash setup (%o) naming %s', (env, variable) => {
+    expect(refusal(env).variable).toBe(variable);
   });
 
   it("takes Vercel KV's names for the Upstash REST endpoint", () => {

@@ -70,7 +70,15 @@ describe('scripts/bundle.mjs', () => {
     const run = await runNode([join(ROOT, 'scripts/bundle.mjs'), '--outdir', join(dir, 'api')], { cwd: ROOT });
     expect(run.code, run.stderr).toBe(0);
     const files = (await readdir(join(dir, 'api'), { recursive: true })).filter((file) => file.endsWith('.mjs')).sort();
-    expect(files).toEqual(['factory/cron.mjs', 'factory/discover.mjs', 'factory/estimate.mjs', 'factory/health.mjs', 'factory/sites.mjs']);
+    expect(files).toEqual([
+      'factory/cron.mjs',
+      'factory/discover.mjs',
+      'factory/estimate.mjs',
+      'factory/health.mjs',
+      'factory/sites.mjs',
+      'factory/slice-failed.mjs',
+      'factory/slice.mjs',
+    ]);
   });
 
   it('serves requests from the bundles alone: no node_modules, Redis and pino inside, no worker thread', { timeout: 60_000 }, async () => {

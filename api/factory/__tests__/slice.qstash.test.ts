@@ -1,0 +1,182 @@
+// The QStash path, without the network: the local stand-in for QStash's publish API (test/helpers/qstash-stand-in.ts)
+// takes the slices the deployment publishes and calls them back, signed with test keys. A sync advanced only by those
+// calls ends `done` with exact rows, though one delivery is duplicated (it runs nothing) and one is dropped (the cron
+// tick re-drives the sync); unsigned or badly signed calls are 401; a slice QStash gives up on ends its sync `failed`.
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { resetServiceStore } from '../../../lib/http/service.js';
+import { signQStash, startQStashStandIn, type QStashStandIn, type StandInMessage } from '../../../test/helpers/qstash-stand-in.js';
+import { startSitesApi, type SitesApi } from './sites-api-fixture.js';
+
+const TOKEN = 'qstash-api-token';
+const CRON_SECRET = 'qstash-cron-secret';
+// 8 child sitemaps of 10 URLs, read one at a time, one per 100 ms slice: a sync of about 9 slices.
+const PAGES = 80;
+
+const SyncSchema = z.object({ syncId: z.string(), state: z.string(), new: z.number(), seen: z.number(), removed: z.number(), message: z.string().nullable() });
+const SliceAnswerSchema = z.object({ syncId: z.string(), slice: z.number(), ran: z.boolean(), state: z.string().optional() });
+
+describe('sync slices through QStash', () => {
+  let api: SitesApi;
+  let qstash: QStashStandIn;
+  let db: pg.Client;
+  const variables = [
+    'QSTASH_TOKEN',
+    'QSTASH_URL',
+    'QSTASH_CURRENT_SIGNING_KEY',
+    'QSTASH_NEXT_SIGNING_KEY',
+    'FACTORY_PUBLIC_URL',
+    'FACTORY_QSTASH_RETRIES',
+    'FACTORY_QSTASH_HOST_PARALLELISM',
+    'FACTORY_QUEUED_SLICE_BUDGET_MS',
+    'CRON_SECRET',
+  ];
+
+  beforeAll(async () => {
+    qstash = await startQStashStandIn();
+    api = await startSitesApi({ name: 'inv_qstash', token: TOKEN, pages: PAGES, perSitemap: 10 });
+    Object.assign(process.env, {
+      QSTASH_TOKEN: qstash.token,
+      QSTASH_URL: qstash.url,
+      QSTASH_CURRENT_SIGNING_KEY: qstash.keys.currentSigningKey,
+      QSTASH_NEXT_SIGNING_KEY: qstash.keys.nextSigningKey,
+      FACTORY_PUBLIC_URL: api.server.origin,
+      FACTORY_QSTASH_RETRIES: '2',
+      FACTORY_QSTASH_HOST_PARALLELISM: '3',
+      FACTORY_QUEUED_SLICE_BUDGET_MS: '100',
+      CRON_SECRET,
+    });
+    db = new pg.Client({ connectionString: process.env.DATABASE_URL });
+    await db.connect();
+  });
+  afterAll(async () => {
+    for (const name of variables) delete process.env[name];
+    await db?.end();
+    await api?.close();
+    await qstash?.close();
+  });
+
+  const getSync = async (siteId: string, syncId: string) => SyncSchema.parse(await (await api.call(`/api/factory/sites/${siteId}/syncs/${syncId}`)).json());
+  const deliver = async (message: StandInMessage) => {
+    const delivery = await qstash.deliver(message);
+    expect(delivery.statuses).toEqual([200]);
+    return SliceAnswerSchema.parse(JSON.parse(delivery.bodies[0] ?? 'null'));
+  };
+  const startSync = async (siteId: string) => {
+    expect((await api.post('/api/factory/sites', { rootUrl: api.site.rootUrl, siteId, options: { concurrency: 1 } })).status).toBe(201);
+    const started = await api.post(`/api/factory/sites/${siteId}/sync`, { budgetMs: 100 });
+    expect(started.status).toBe(201);
+    const sync = SyncSchema.parse(await started.json());
+    expect(sync.state).toBe('running');
+    return sync.syncId;
+  };
+  // The sync has not moved for longer than the lease (the time column only: counters are read through the API).
+  const stall = (syncId: string) => db.query(`UPDATE syncs SET updated_at = now() - interval '10 minutes' WHERE sync_id = $1`, [syncId]);
+  const cronTick = async () => {
+    const response = await fetch(`${api.server.origin}/api/factory/cron`, { headers: { authorization: `Bearer ${CRON_SECRET}` } });
+    expect(response.status).toBe(200);
+    return (await response.json()) as { advanced: Array<{ syncId: string; state: string }> };
+  };
+
+  it('ends done with exact rows though one slice is delivered twice and one is dropped', { timeout: 120_000 }, async () => {
+    api.site.delayMs = 200;
+    const syncId = await startSync('qstash-site');
+    let duplicated: StandInMessage | null = null;
+    let dropped: StandInMessage | null = null;
+    let ran = 0;
+    for (let step = 0; step < 60 && (await getSync('qstash-site', syncId)).state === 'running'; step += 1) {
+      const [next] = qstash.pending();
+      expect(next, 'a running sync has its next slice queued').toBeDefined();
+      if (next === undefined) break;
+      if (dropped === null && ran === 2) {
+        // Lost on the way: nothing drives the sync until the cron tick finds it stalled and runs a slice itself.
+        qstash.drop(next);
+        dropped = next;
+        expect(qstash.pending()).toEqual([]);
+        await stall(syncId);
+        expect((await cronTick()).advanced.map((one) => one.syncId)).toContain(syncId);
+        continue;
+      }
+      const answer = await deliver(next);
+      expect(answer).toMatchObject({ syncId, ran: true });
+      ran += 1;
+      if (duplicated === null) {
+        // QStash delivers at least once: the same message again runs nothing.
+        expect(await deliver(next)).toEqual({ syncId, slice: answer.slice, ran: false });
+        duplicated = next;
+      }
+    }
+    const sync = await getSync('qstash-site', syncId);
+    expect(sync).toMatchObject({ state: 'done', new: PAGES, seen: PAGES, removed: 0 });
+    expect(duplicated).not.toBeNull();
+    expect(dropped).not.toBeNull();
+    // The dropped message arriving late, after the re-drive took its number: it runs nothing either.
+    if (dropped !== null) expect(await deliver(dropped)).toMatchObject({ syncId, ran: false });
+
+    const listed = (await (await api.call(`/api/factory/sites/qstash-site/urls?limit=1000`)).json()) as { urls: Array<{ url: string }> };
+    expect(listed.urls.map((row) => row.url).sort()).toEqual([...api.site.pages.keys()].sort());
+
+    // One message per (sync, slice), each with its flow-control key per host, retries and failure callback.
+    const messages = qstash.messages();
+    expect(new Set(messages.map((message) => message.deduplicationId)).size).toBe(messages.length);
+    const slices = messages.map((message) => (JSON.parse(message.body) as { slice: number }).slice);
+    expect(slices).toEqual([...slices].sort((a, b) => a - b));
+    for (const message of messages) {
+      expect(message).toMatchObject({
+        url: `${api.server.origin}/api/factory/slice`,
+        deduplicationId: `sync-${syncId}-slice-${(JSON.parse(message.body) as { slice: number }).slice}`,
+        flowControlKey: `host-${new URL(api.site.rootUrl).host.replace(':', '_')}`,
+        flowControlValue: 'parallelism=3',
+        retries: 2,
+        failureCallback: `${api.server.origin}/api/factory/slice-failed`,
+      });
+    }
+    expect(qstash.pending()).toEqual([]);
+  });
+
+  it('refuses an unsigned or badly signed call with 401 and a JSON error, and takes the next signing key', async () => {
+    const url = `${api.server.origin}/api/factory/slice`;
+    const body = JSON.stringify({ syncId: 'A'.repeat(22), slice: 1 });
+    const call = (target: string, signature: string | null, sent = body) =>
+      fetch(target, {
+        method: 'POST',
+        body: sent,
+        headers: { 'content-type': 'application/json', ...(signature === null ? {} : { 'upstash-signature': signature }) },
+      });
+    for (const response of [
+      await call(url, null),
+      await call(url, signQStash('not-the-key', url, body)),
+      await call(url, signQStash(qstash.keys.currentSigningKey, url, body), JSON.stringify({ syncId: 'B'.repeat(22), slice: 1 })),
+      await call(`${api.server.origin}/api/factory/slice-failed`, null),
+    ]) {
+      expect(response.status).toBe(401);
+      expect(await response.json()).toMatchObject({ error: { kind: 'unauthorized' } });
+    }
+    // Rotation: a call signed with the next key is QStash's too. An unknown sync runs nothing.
+    const rotated = await call(url, signQStash(qstash.keys.nextSigningKey, url, body));
+    expect(rotated.status).toBe(200);
+    expect(await rotated.json()).toEqual({ syncId: 'A'.repeat(22), slice: 1, ran: false });
+  });
+
+  it('ends the sync failed with the reason when QStash gives up on a slice', { timeout: 60_000 }, async () => {
+    api.site.delayMs = 200;
+    const syncId = await startSync('qstash-failing');
+    const [next] = qstash.pending();
+    if (next === undefined) throw new Error('no slice queued');
+    // The job store goes down: every try of the slice fails (503), and QStash calls the failure callback.
+    process.env.REDIS_URL = 'redis://127.0.0.1:1';
+    await resetServiceStore();
+    try {
+      const delivery = await qstash.deliver(next);
+      expect(delivery.statuses).toEqual([503, 503, 503]);
+      expect(delivery.failureCallbackStatus).toBe(200);
+    } finally {
+      delete process.env.REDIS_URL;
+      await resetServiceStore();
+    }
+    const sync = await getSync('qstash-failing', syncId);
+    expect(sync.state).toBe('failed');
+    expect(sync.message).toMatch(/^slice \d+ failed after 2 retries \(QStash gave up\): HTTP 503: store_unavailable: /);
+  });
+});

@@ -1,0 +1,117 @@
+import { z } from 'zod';
+import { DEFAULT_SYNC_SLICE_BUDGET_MS } from './api-limits.js';
+import { handle } from './handler.js';
+import { inventoryDb } from './inventory-context.js';
+import { readBodyText } from './request.js';
+import { json } from './responses.js';
+import type { ServiceContext } from './service.js';
+import { ConfigError, type FactoryConfig } from '../config/factory-config.js';
+import { RequestError } from '../core/errors.js';
+import { sliceDispatcher } from '../dispatch/active-dispatcher.js';
+import { FailureCallbackSchema, SliceMessageSchema, type SliceMessage } from '../dispatch/qstash/slice-message.js';
+import { SIGNATURE_HEADER, verifyQStashSignature } from '../dispatch/qstash/signature.js';
+import { advanceSync, failSync, type SyncRuntime } from '../inventory/sync-driver.js';
+import { claimSlice, releaseSlice, sliceTarget } from '../inventory/sync-slices.js';
+import { createLogger } from '../utils/logger.js';
+
+const log = createLogger('http:queued-slices');
+
+/** A failure callback carries the failed call's answer and the message's body, base64: larger than a request body here. */
+const MAX_CALLBACK_BYTES = 256 * 1024;
+
+/** The part of the failed call's answer kept in the sync's message. */
+const MAX_REASON_CHARS = 300;
+
+/** Reads the body of a call from QStash, verifies its signature with the deployment's keys (401 otherwise), and parses it. */
+async function signedBody<S extends z.ZodType>(request: Request, config: FactoryConfig, schema: S, maxBytes?: number): Promise<z.output<S>> {
+  const signature = request.headers.get(SIGNATURE_HEADER);
+  if (signature === null) throw new RequestError('unauthorized', `missing ${SIGNATURE_HEADER} header: only QStash may call this route`);
+  if (config.qstashSigning === null) {
+    throw new ConfigError('QSTASH_CURRENT_SIGNING_KEY', 'QSTASH_CURRENT_SIGNING_KEY and QSTASH_NEXT_SIGNING_KEY are not set: no QStash call can be verified');
+  }
+  const text = await readBodyText(request, maxBytes);
+  await verifyQStashSignature(config.qstashSigning, signature, text);
+  return parseJson(text, schema);
+}
+
+function parseJson<S extends z.ZodType>(text: string, schema: S): z.output<S> {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    throw new RequestError('bad_request', 'request body is not valid JSON');
+  }
+  return schema.parse(value);
+}
+
+/**
+ * `POST /api/factory/slice` (QStash, signed) `{syncId, slice}` -> 200 `{syncId, slice, ran, state}`: claims the slice
+ * number and runs one slice of the sync, then publishes the next while the sync runs. A number already claimed (a
+ * repeated delivery, or one the cron re-drive overtook) or a sync that has ended runs nothing (`ran: false`). A slice
+ * that fails gives its number back and answers the error, so QStash's retry can run it.
+ */
+async function runQueuedSlice(context: ServiceContext, request: Request): Promise<Response> {
+  const { syncId, slice } = await signedBody(request, context.config, SliceMessageSchema);
+  const runtime: SyncRuntime = { db: await inventoryDb(), store: await context.store(), net: context.net };
+  if (!(await claimSlice(runtime.db, syncId, slice))) {
+    log.info({ event: 'queued_slice_skipped', syncId, slice }, 'slice already claimed, or the sync has ended');
+    return json({ syncId, slice, ran: false });
+  }
+  let state: string;
+  try {
+    const budgetMs = Math.min(context.config.queuedSliceBudgetMs ?? DEFAULT_SYNC_SLICE_BUDGET_MS, DEFAULT_SYNC_SLICE_BUDGET_MS);
+    ({ state } = await advanceSync(runtime, syncId, { budgetMs, signal: request.signal, workerId: 'qstash' }));
+  } catch (error) {
+    await releaseSlice(runtime.db, syncId, slice).catch(() => undefined);
+    throw error;
+  }
+  if (state === 'running') await sliceDispatcher().continueSync(runtime, syncId);
+  return json({ syncId, slice, ran: true, state });
+}
+
+// Why the slice failed, from its last answer: our JSON error's message when it is one, else the start of the body.
+function failureReason(message: SliceMessage, failure: z.infer<typeof FailureCallbackSchema>): string {
+  const text = Buffer.from(failure.body ?? '', 'base64').toString('utf8');
+  const parsed = z.object({ error: z.object({ kind: z.string(), message: z.string() }) }).safeParse(safeJson(text));
+  const detail = parsed.success ? `${parsed.data.error.kind}: ${parsed.data.error.message}` : text.trim();
+  const retries = failure.retried === undefined ? '' : ` after ${failure.retried} retries`;
+  return `slice ${message.slice} failed${retries} (QStash gave up): HTTP ${failure.status}${detail ? `: ${detail}` : ''}`.slice(0, MAX_REASON_CHARS);
+}
+
+function safeJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * `POST /api/factory/slice-failed` (QStash's failure callback, signed) -> 200 `{syncId, slice, failed, state?}`: QStash
+ * gave up on a slice after its retries; the sync ends `failed` with the reason (status and error of the last try). A
+ * sync that has ended, or that a later slice has taken on since (the cron's re-drive), is left as it is.
+ */
+async function failQueuedSlice(context: ServiceContext, request: Request): Promise<Response> {
+  const failure = await signedBody(request, context.config, FailureCallbackSchema, MAX_CALLBACK_BYTES);
+  const message = parseJson(Buffer.from(failure.sourceBody, 'base64').toString('utf8'), SliceMessageSchema);
+  const db = await inventoryDb();
+  const target = await sliceTarget(db, message.syncId);
+  if (target === null || target.slices >= message.slice) return json({ ...message, failed: false });
+  const reason = failureReason(message, failure);
+  const sync = await failSync(db, () => context.store(), message.syncId, reason);
+  log.warn({ event: 'queued_slice_failed', ...message, reason }, 'QStash gave up on a slice: the sync ends failed');
+  return json({ ...message, failed: true, state: sync.state });
+}
+
+// QStash's routes take no bearer token: each call is verified by its signature instead, once its body is read.
+const bySignature = (): void => undefined;
+
+/** The handler of `POST /api/factory/slice` (see runQueuedSlice). */
+export function sliceRoute(request: Request): Promise<Response> {
+  return handle(request, (context) => runQueuedSlice(context, request), bySignature);
+}
+
+/** The handler of `POST /api/factory/slice-failed` (see failQueuedSlice). */
+export function sliceFailedRoute(request: Request): Promise<Response> {
+  return handle(request, (context) => failQueuedSlice(context, request), bySignature);
+}
