@@ -1,4 +1,5 @@
 import { hostname } from 'node:os';
+import { setTimeout as sleep } from 'node:timers/promises';
 import PgBoss from 'pg-boss';
 import { toDatabaseFailure } from '../../inventory/db-errors.js';
 import type { SyncRuntime } from '../../inventory/sync-driver.js';
@@ -7,7 +8,7 @@ import type { SliceDispatcher } from '../slice-dispatcher.js';
 import { HostSlots } from './host-slots.js';
 import type { PgBossSettings } from './pgboss-settings.js';
 import { endDeadSync, runSliceJob, type SliceJobContext } from './slice-job.js';
-import { createSliceQueues, sendSlice, sliceQueues } from './slice-queue.js';
+import { createSliceQueues, sendSlice, sliceQueues, type SliceQueues } from './slice-queue.js';
 
 const log = createLogger('dispatch:pgboss');
 
@@ -29,7 +30,17 @@ export interface PgBossEngineOptions {
   perHost: number;
 }
 
-async function startBoss(options: PgBossEngineOptions): Promise<PgBoss> {
+// Workers that start together on a fresh database race to create pg-boss's tables and the queues' partitions: Postgres
+// may end one of them with a deadlock (40P01) or a duplicate (23505). Both roll back whole, so starting again is safe.
+const START_RACE_CODES = new Set(['40P01', '23505']);
+const START_ATTEMPTS = 5;
+
+function isStartRace(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && START_RACE_CODES.has(code);
+}
+
+function newBoss(options: PgBossEngineOptions): PgBoss {
   const { settings } = options;
   const boss = new PgBoss({
     connectionString: options.databaseUrl,
@@ -42,13 +53,24 @@ async function startBoss(options: PgBossEngineOptions): Promise<PgBoss> {
     maintenanceIntervalSeconds: Math.max(1, Math.floor(settings.expireSeconds / 4)),
   });
   boss.on('error', (error: Error) => log.warn({ event: 'pgboss_error', err: error }, 'the queue engine reported an error: it retries'));
-  try {
-    await boss.start();
-  } catch (error) {
-    await boss.stop({ graceful: false, wait: false }).catch(() => undefined);
-    throw toDatabaseFailure(error);
-  }
   return boss;
+}
+
+/** Starts pg-boss and creates the queues, again after a race with another worker starting at the same moment. */
+async function startBoss(options: PgBossEngineOptions, queues: SliceQueues): Promise<PgBoss> {
+  for (let attempt = 1; ; attempt += 1) {
+    const boss = newBoss(options);
+    try {
+      await boss.start();
+      await createSliceQueues(boss, queues, options.settings);
+      return boss;
+    } catch (error) {
+      await boss.stop({ graceful: false, wait: false }).catch(() => undefined);
+      if (!isStartRace(error) || attempt >= START_ATTEMPTS) throw toDatabaseFailure(error);
+      log.info({ event: 'pgboss_start_race', attempt, err: error }, 'another worker was creating the queue at the same moment: starting again');
+      await sleep(100 + Math.random() * 400 * attempt);
+    }
+  }
 }
 
 /**
@@ -58,10 +80,9 @@ async function startBoss(options: PgBossEngineOptions): Promise<PgBoss> {
  */
 export async function startPgBossEngine(options: PgBossEngineOptions): Promise<SliceDispatcher> {
   const queues = await sliceQueues((await options.runtime()).db);
-  const boss = await startBoss(options);
+  const boss = await startBoss(options, queues);
   const controller = new AbortController();
   try {
-    await createSliceQueues(boss, queues, options.settings);
     const base = { boss, queues, settings: options.settings, runtime: options.runtime, hosts: new HostSlots(options.perHost), signal: controller.signal };
     for (let slot = 0; slot < options.concurrency; slot += 1) {
       const context: SliceJobContext = { ...base, workerId: `${hostname()}:${process.pid}:${slot}` };
