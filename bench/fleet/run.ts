@@ -1,6 +1,6 @@
 // Fleet benchmark: the same fleet of loopback sites (slow, dripped sitemaps, each with a due schedule) synced by 1
 // `worker` process and by 4 (the built bin, on one Postgres and one Redis), each run from a fresh inventory.
-//   npm run build && npm run bench:fleet -- [--sites 200] [--workers 1,4] [--concurrency 4]
+//   npm run build && npm run bench:fleet -- [--sites 200] [--workers 1,4] [--concurrency 4] [--drip-ms 150]
 // Prints the wall time from the workers' start to the last sync's end, syncs/s, and the speed-up of each run over the
 // first; results also in .tmp/bench-fleet.json (git-ignored).
 import { mkdir, writeFile } from 'node:fs/promises';
@@ -12,11 +12,12 @@ const { values } = parseArgs({
     sites: { type: 'string', default: '200' },
     workers: { type: 'string', default: '1,4' },
     concurrency: { type: 'string', default: '4' },
+    'drip-ms': { type: 'string', default: '150' },
   },
 });
 const SITES = Number(values.sites);
 const CONCURRENCY = Number(values.concurrency);
-const SHAPE = { children: 3, urlsPerChild: 100, chunks: 4, chunkDelayMs: 150 };
+const SHAPE = { children: 3, urlsPerChild: 100, chunks: 4, chunkDelayMs: Number(values['drip-ms']) };
 
 /** One run: `workers` processes from a fresh inventory until every due site's sync has ended. */
 async function run(sites: DripSites, workers: number): Promise<{ workers: number; seconds: number; syncsPerSecond: number; states: Record<string, number> }> {
@@ -54,7 +55,7 @@ try {
   await sites.close();
 }
 const base = results[0];
-console.log(`fleet: ${SITES} sites x ${sites.urlsPerSite} URLs (3 dripped sitemaps each), ${CONCURRENCY} slices per worker`);
+console.log(`fleet: ${SITES} sites x ${sites.urlsPerSite} URLs (3 sitemaps each, 4 chunks ${SHAPE.chunkDelayMs} ms apart), ${CONCURRENCY} slices per worker`);
 for (const result of results) {
   const speedUp = base ? base.seconds / result.seconds : 1;
   console.log(
