@@ -26,7 +26,7 @@ describe('a fleet of workers on one queue', () => {
     await sites?.close();
   }, 60_000);
 
-  it('syncs every due site exactly once to done while workers are killed and restarted', { timeout: 180_000 }, async () => {
+  it('syncs every due site exactly once to done while workers are killed and restarted', { timeout: 420_000 }, async () => {
     workers.push(...(await Promise.all(Array.from({ length: WORKERS }, () => startWorker(fleet.env, 4)))));
     // Two workers die mid-slice at random moments of the run and come back a moment later.
     for (const victim of [0, 1]) {
@@ -35,7 +35,7 @@ describe('a fleet of workers on one queue', () => {
       await sleep(500);
       workers[victim] = await startWorker(fleet.env, 4);
     }
-    const states = await untilAllEnded(fleet.test.db, SITES, 150_000);
+    const states = await untilAllEnded(fleet.test.db, SITES, 360_000);
     expect(states).toEqual({ done: SITES });
     const [counts] = await fleet.test.db.query(`SELECT count(*)::int AS rows, count(DISTINCT (site_id, url))::int AS distinct_rows FROM urls`);
     expect(counts).toEqual({ rows: SITES * sites.urlsPerSite, distinct_rows: SITES * sites.urlsPerSite });
