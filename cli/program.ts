@@ -102,6 +102,25 @@ function registerCommands(program: Command, run: (action: () => Promise<Action>)
   serve.addHelpText('after', examples(['crawler-factory serve --port 8080', 'FACTORY_API_TOKEN=s3cret crawler-factory serve --host 0.0.0.0']));
   serve.action(run(async () => (await import('./commands/serve.js')).serveCommand));
 
+  const worker = program
+    .command('worker')
+    .summary("run sync slices from the pg-boss queue in the inventory's Postgres, and start due scheduled syncs")
+    .option('--concurrency <n>', 'slices this process runs at once (default 8)')
+    .option('--per-host <n>', 'slices of one site host this process runs at once (default 2)')
+    .option('--db <url>', 'inventory: a postgres:// URL (default DATABASE_URL); PGlite is refused')
+    .option('--allow-private', 'allow loopback and private targets')
+    .option('--allow-host <host[:port]>', 'allow exactly this private target (repeatable; adds to FACTORY_ALLOW_HOSTS)', collect)
+    .option('--resolve <host:port:addr>', 'static DNS override (repeatable; adds to FACTORY_RESOLVE)', collect)
+    .option('-v, --verbose', 'structured logs on stderr');
+  worker.addHelpText(
+    'after',
+    examples([
+      'DATABASE_URL=postgres://db/inventory REDIS_URL=redis://cache:6379 crawler-factory worker --concurrency 16',
+      'crawler-factory worker --db postgres://db/inventory --per-host 1',
+    ]),
+  );
+  worker.action(run(async () => (await import('./commands/worker.js')).workerCommand));
+
   const sync = program
     .command('sync')
     .summary('sync a site into the URL inventory (DATABASE_URL, else PGlite in --db DIR)')

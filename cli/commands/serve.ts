@@ -12,9 +12,9 @@ import {
   resetServiceStore,
 } from '../../lib/http/index.js';
 import { sendLogsTo, setLogLevel } from '../../lib/index.js';
-import { dbTarget, describeDb } from '../db-target.js';
 import { UsageError, type Io } from '../io.js';
 import { intFlag, netPolicyFrom } from '../options.js';
+import { exportDbFlag, exportNetworkFlags } from '../service-env.js';
 
 /** The flags of `serve`. */
 export interface ServeFlags {
@@ -32,25 +32,6 @@ export interface ServeFlags {
 const API_DIR = fileURLToPath(new URL('../../api/', import.meta.url));
 const PUBLIC_DIR = fileURLToPath(new URL('../../public/', import.meta.url));
 
-/** The handlers read their network policy from the environment: the CLI's network flags are added to it. */
-function exportNetworkFlags(flags: ServeFlags, env: NodeJS.ProcessEnv): void {
-  const join = (current: string | undefined, extra: string[]) => [current, ...extra].filter(Boolean).join(',');
-  if (flags.allowPrivate) env.FACTORY_ALLOW_PRIVATE = '1';
-  if (flags.allowHost?.length) env.FACTORY_ALLOW_HOSTS = join(env.FACTORY_ALLOW_HOSTS, flags.allowHost);
-  if (flags.resolve?.length) env.FACTORY_RESOLVE = join(env.FACTORY_RESOLVE, flags.resolve);
-}
-
-/**
- * The handlers read the inventory's place from the environment: `--db postgres://...` is DATABASE_URL, `--db DIR`
- * is FACTORY_DB_DIR (still the default when --db is absent). Returns where the inventory is, for stderr.
- */
-function exportDbFlag(flags: ServeFlags, env: NodeJS.ProcessEnv): string {
-  const target = dbTarget(flags.db, env);
-  if (target.kind === 'postgres') env.DATABASE_URL = target.url;
-  else env.FACTORY_DB_DIR = target.dir;
-  return describeDb(target);
-}
-
 /**
  * `crawler-factory serve [--port N] [--host H]`: the api/ handlers and the ops console on a local HTTP server.
  * It advances the syncs it starts in the background, and starts scheduled syncs when they fall due (every 30 s).
@@ -62,12 +43,16 @@ export async function serveCommand(_args: string[], flags: ServeFlags, io: Io): 
   const { refusal } = checkListenAddress({ host: flags.host, hasToken: Boolean(io.env.FACTORY_API_TOKEN), insecure: flags.insecure === true });
   if (refusal !== null) throw new UsageError(refusal);
   exportNetworkFlags(flags, io.env);
-  const inventory = exportDbFlag(flags, io.env);
+  const inventory = exportDbFlag(flags, io.env).described;
   const warning = inMemoryStoreWarning(factoryConfig(io.env));
   if (warning !== null) io.stderr.write(`warning: ${warning}\n`);
-  // A long-lived server advances the syncs it starts by itself (on Vercel the console or an orchestrator does).
-  const background = enableBackgroundSyncs();
-  const server = await startLocalApiServer(API_DIR, { host: flags.host, port }, PUBLIC_DIR).catch((error: unknown) => {
+  // A long-lived server advances the syncs it starts by itself (on Vercel the console or an orchestrator does): a pg-boss
+  // worker on Postgres, its own loop on PGlite. The inventory opens first: a database that is down says so here.
+  const background = await enableBackgroundSyncs(io.env);
+  const server = await startLocalApiServer(API_DIR, { host: flags.host, port }, PUBLIC_DIR).catch(async (error: unknown) => {
+    await background.stop();
+    await resetServiceStore();
+    await resetInventoryDb();
     throw (error as NodeJS.ErrnoException).code === 'EADDRINUSE' ? new UsageError(`port ${port} is in use: choose another with --port`) : error;
   });
   // Loading the handlers pointed logs at stdout (as the functions log); in the CLI they belong on stderr.
@@ -77,6 +62,7 @@ export async function serveCommand(_args: string[], flags: ServeFlags, io: Io): 
   // Syncs a killed server left running go on by themselves (and stop blocking new syncs of their sites).
   const resumed = await resumeRunningSyncs(io.env).catch(async (error: unknown) => {
     await server.shutdown();
+    await background.stop();
     throw error;
   });
   if (resumed.length > 0) io.stderr.write(`resumed ${resumed.length} running sync(s): ${resumed.join(', ')}\n`);

@@ -7,15 +7,50 @@ import { DEFAULT_DB_DIR } from '../inventory/open-db.js';
 import type { SyncRuntime } from '../inventory/sync-driver.js';
 import { sliceDispatcher, useSliceDispatcher } from '../dispatch/active-dispatcher.js';
 import { inProcessDispatcher } from '../dispatch/in-process.js';
+import { pgBossSettings, startPgBossEngine } from '../dispatch/pgboss/index.js';
 import { createLogger } from '../utils/logger.js';
 import { inventoryDb, resetInventoryDb } from './inventory-context.js';
 import { resetServiceStore, serviceContext } from './service.js';
 
 const log = createLogger('http:background-syncs');
 
-/** Makes this process drive the syncs it starts or is asked about until they end; `stop` aborts the slices in flight and waits. */
-export function enableBackgroundSyncs(): { stop(): Promise<void> } {
-  return useSliceDispatcher(inProcessDispatcher());
+/** How many slices a process that drives syncs runs at once, and how many of one site host. */
+export interface SliceWorkerOptions {
+  concurrency: number;
+  perHost: number;
+}
+
+/** `serve`'s share of the work on Postgres: a few slices at once, two per host (as due syncs start at most two per host). */
+export const DEFAULT_SLICE_WORKER_OPTIONS: SliceWorkerOptions = { concurrency: 4, perHost: 2 };
+
+/** The runtime of a slice this process runs: the service's store, network policy (read now) and inventory. */
+async function serviceRuntime(env: Record<string, string | undefined>): Promise<SyncRuntime> {
+  const context = serviceContext(env);
+  return { db: await inventoryDb(env), store: await context.store(), net: context.net };
+}
+
+/**
+ * Makes this process drive syncs until `stop` (which aborts the slices in flight and waits): on a Postgres inventory,
+ * a pg-boss worker that takes slices from the queue every worker shares; on PGlite (one process), the in-process loop.
+ * The inventory is opened first, so a database that is down or misconfigured is `store_unavailable` or `config`.
+ */
+export async function enableBackgroundSyncs(
+  env: Record<string, string | undefined> = process.env,
+  options: SliceWorkerOptions = DEFAULT_SLICE_WORKER_OPTIONS,
+): Promise<{ stop(): Promise<void> }> {
+  const { database } = factoryConfig(env);
+  if (database.type !== 'postgres') return useSliceDispatcher(inProcessDispatcher());
+  const settings = pgBossSettings(env);
+  try {
+    await serviceRuntime(env);
+    const engine = await startPgBossEngine({ databaseUrl: database.url, settings, runtime: () => serviceRuntime(env), ...options });
+    return useSliceDispatcher(engine);
+  } catch (error) {
+    // The handles opened so far would hold the process open behind the error.
+    await resetServiceStore();
+    await resetInventoryDb();
+    throw error;
+  }
 }
 
 /** False when the inventory is an embedded database never created (no syncs, no sites): opening it would only create an empty one in the cwd. */

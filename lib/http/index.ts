@@ -3,7 +3,7 @@
 // the service from here only.
 export { factoryConfig, inMemoryStoreWarning } from '../config/factory-config.js';
 export { DEFAULT_SLICE_BUDGET_MS, ESTIMATE_BUDGET_MS, SLICE_HARD_LIMIT_MS } from './api-limits.js';
-export { enableBackgroundSyncs, resumeRunningSyncs } from './background-syncs.js';
+export { DEFAULT_SLICE_WORKER_OPTIONS, type SliceWorkerOptions, enableBackgroundSyncs, resumeRunningSyncs } from './background-syncs.js';
 export { assertSitesAuthorized } from './download-token.js';
 export { handle, preflight } from './handler.js';
 export { healthResponse, serviceHealth } from './health.js';

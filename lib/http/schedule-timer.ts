@@ -23,17 +23,20 @@ async function adoptStale(runtime: SyncRuntime): Promise<void> {
   for (const row of rows) await sliceDispatcher().continueSync(runtime, z.string().parse(row.syncId));
 }
 
-async function tick(env: Record<string, string | undefined>): Promise<void> {
-  if (!hasInventory(env)) return;
+// One tick; true when it started a full batch, so more may be due at once (a fleet's first tick after a pause).
+async function tick(env: Record<string, string | undefined>): Promise<boolean> {
+  if (!hasInventory(env)) return false;
   const context = serviceContext(env);
   const runtime: SyncRuntime = { db: await inventoryDb(env), store: await context.store(), net: context.net };
   const { started } = await startDueSyncs(runtime, DEFAULT_DUE_SYNC_LIMITS);
   for (const { syncId } of started) await sliceDispatcher().continueSync(runtime, syncId);
   await adoptStale(runtime);
+  return started.length >= DEFAULT_DUE_SYNC_LIMITS.limit;
 }
 
 /**
- * Starts the due scheduled syncs now and every SCHEDULE_TICK_MS (ticks never overlap), each driven in the background
+ * Starts the due scheduled syncs now and every SCHEDULE_TICK_MS (ticks never overlap; a tick that started a full batch
+ * is followed by the next at once), each driven in the background
  * (`adoptSync`), so a self-hosted `serve` keeps schedules without a cron. A failed tick is logged and the next one
  * tries again. `stop` waits for a tick in flight.
  */
@@ -41,8 +44,11 @@ export function startScheduleTimer(env: Record<string, string | undefined> = pro
   const stopping = new AbortController();
   const loop = (async () => {
     while (!stopping.signal.aborted) {
-      await tick(env).catch((error: unknown) => log.error({ event: 'schedule_tick_failed', err: error }, 'due syncs could not be started: next tick retries'));
-      await sleep(everyMs, undefined, { signal: stopping.signal }).catch(() => undefined);
+      const more = await tick(env).catch((error: unknown) => {
+        log.error({ event: 'schedule_tick_failed', err: error }, 'due syncs could not be started: next tick retries');
+        return false;
+      });
+      if (!more) await sleep(everyMs, undefined, { signal: stopping.signal }).catch(() => undefined);
     }
   })();
   return {

@@ -10,7 +10,7 @@ describe('syncs advanced in the background by a long-lived server', () => {
   let background: { stop(): Promise<void> };
 
   beforeAll(async () => {
-    background = enableBackgroundSyncs();
+    background = await enableBackgroundSyncs({});
     api = await startSitesApi({ name: 'inv_bg', token: 'background-token', pages: 3_000 });
     // Slow children: the first slice cannot finish the site, so only the background can.
     api.site.delayMs = 150;
