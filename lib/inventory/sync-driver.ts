@@ -1,9 +1,8 @@
 import type { InventoryDb } from './db.js';
 import { applyShard } from './apply-shard.js';
-import { pacedStore, ShardPacer } from './shard-pacer.js';
 import { removeWhatIsGone } from './removal.js';
 import { readSiteValidators, replaceSiteValidators } from './site-validators.js';
-import type { SiteFilter, Sync } from './schemas.js';
+import type { Sync } from './schemas.js';
 import { getSite, SiteOptionsSchema } from './sites.js';
 import { appliedShards, conflictWith, finishSync, getSync, insertSync, recordJobStatus, runningSync } from './syncs.js';
 import { isFactoryError } from '../core/errors.js';
@@ -60,88 +59,17 @@ async function jobStatusOrNull(store: JobStore, jobId: string): Promise<JobStatu
   }
 }
 
-/** Where a sync's shards go: its inventory, and the site's sub-tree filter (the job walks the whole site). */
-interface SyncSink {
-  runtime: SyncRuntime;
-  sync: Sync;
-  filter: SiteFilter | null;
-}
-
-async function sinkOf(runtime: SyncRuntime, sync: Sync): Promise<SyncSink> {
-  return { runtime, sync, filter: SiteOptionsSchema.parse((await getSite(runtime.db, sync.siteId)).options).filter ?? null };
-}
-
-/**
- * Applies shard `shard` if the job store holds it (false when not: not written yet, or expired), then lets the store
- * free it: applied shards are not kept in this process's memory.
- */
-async function applyOne({ runtime, sync, filter }: SyncSink, shard: number): Promise<boolean> {
-  const read = await readJobShardEntries(runtime.store, sync.jobId, shard);
-  if (read === null) return false;
-  await applyShard(runtime.db, { syncId: sync.syncId, siteId: sync.siteId, shard, entries: read.entries, filter });
-  await runtime.store.dropShard(sync.jobId, shard);
-  return true;
-}
-
 /** Applies every shard the job has written that the inventory does not hold yet, one shard in memory at a time. */
-async function applyPending(sink: SyncSink, status: JobStatus): Promise<boolean> {
-  const applied = await appliedShards(sink.runtime.db, sink.sync.syncId);
+async function applyPending(runtime: SyncRuntime, sync: Sync, status: JobStatus): Promise<boolean> {
+  const applied = await appliedShards(runtime.db, sync.syncId);
+  const filter = SiteOptionsSchema.parse((await getSite(runtime.db, sync.siteId)).options).filter ?? null;
   for (let shard = 0; shard < status.shardsWritten; shard += 1) {
-    if (!applied.has(shard) && !(await applyOne(sink, shard))) return false;
+    if (applied.has(shard)) continue;
+    const read = await readJobShardEntries(runtime.store, sync.jobId, shard);
+    if (read === null) return false;
+    await applyShard(runtime.db, { syncId: sync.syncId, siteId: sync.siteId, shard, entries: read.entries, filter });
   }
   return true;
-}
-
-/** Applies shards from `first` on as the slice writes them, until the pacer is released (the slice ended). */
-async function applyAsWritten(sink: SyncSink, pacer: ShardPacer, first: number): Promise<void> {
-  for (let shard = first; ;) {
-    // Asked before the read: a write landing during the read still wakes this loop.
-    const wrote = pacer.nextWrite();
-    if (await applyOne(sink, shard)) {
-      shard += 1;
-      pacer.applied();
-    } else if (pacer.isReleased) {
-      return;
-    } else if (pacer.hasWritten) {
-      // Numbered before a shard written since, so it was written too: another worker's sink applied and freed it.
-      shard += 1;
-      pacer.applied();
-    } else {
-      await wrote;
-    }
-  }
-}
-
-/**
- * One slice of the sync's job with its shards applied while it runs, the walk paced to the sink (at most SHARDS_AHEAD
- * shards written and not applied): memory stays bounded however fast the site answers and however slow the database.
- * A sink that fails stops the slice (what it read is committed) and its error is thrown.
- */
-async function sliceApplying(sink: SyncSink, first: number, options: AdvanceOptions): Promise<JobStatus> {
-  const { runtime, sync } = sink;
-  const pacer = new ShardPacer();
-  const sinkFailed = new AbortController();
-  const signal = options.signal ? AbortSignal.any([options.signal, sinkFailed.signal]) : sinkFailed.signal;
-  // Caught at once (an unhandled rejection would end the process while the slice winds down), thrown after it.
-  const applying = applyAsWritten(sink, pacer, first).then(
-    () => null,
-    (error: unknown) => {
-      sinkFailed.abort(error);
-      pacer.release();
-      return { error };
-    },
-  );
-  let status: JobStatus;
-  let failed: { error: unknown } | null;
-  try {
-    status = await runSlice(pacedStore(runtime.store, pacer), sync.jobId, { ...options, signal, net: runtime.net });
-  } finally {
-    pacer.release();
-    // The sink ends with the shard it is applying: nothing runs on after this step.
-    failed = await applying;
-  }
-  if (failed !== null) throw failed.error;
-  return status;
 }
 
 // A failed job says why through its first error (the root sitemap that could not be read).
@@ -200,9 +128,8 @@ export async function advanceSync(runtime: SyncRuntime, syncId: string, options:
     );
     return getSync(runtime.db, syncId);
   }
-  const sink = await sinkOf(runtime, sync);
-  if (status.state === 'running') status = await sliceApplying(sink, status.shardsWritten, options);
-  const complete = await applyPending(sink, status);
+  if (status.state === 'running') status = await runSlice(runtime.store, sync.jobId, { ...options, net: runtime.net });
+  const complete = await applyPending(runtime, sync, status);
   const errors = await jobErrors(runtime.store, sync.jobId);
   await recordJobStatus(runtime.db, syncId, status, errors);
   await settle(runtime, sync, status, errors, complete);
