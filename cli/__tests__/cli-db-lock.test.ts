@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDemoSite, type DemoSite } from '../../lib/demo/demo-site.js';
 import { LOCK_FILE_NAME } from '../../lib/inventory/db-lock.js';
+import { startMutableSite, type MutableSite } from '../../lib/inventory/__tests__/inventory-fixtures.js';
 import { runMain } from '../../test/helpers/run-cli.js';
 import { runCliIn, startCli, startSlowSite, type SlowSite, type SyncRow } from './cli-process.js';
 
@@ -24,6 +25,7 @@ async function until(check: () => boolean, timeoutMs: number): Promise<void> {
 describe('one process per PGlite folder', () => {
   let demo: DemoSite;
   let slow: SlowSite;
+  let other: MutableSite;
   let work: string;
   // No Redis: these runs use the memory job store, whatever the environment says.
   const env = { REDIS_URL: '', DATABASE_URL: '' };
@@ -31,11 +33,13 @@ describe('one process per PGlite folder', () => {
   beforeAll(async () => {
     demo = await startDemoSite();
     slow = await startSlowSite({ sitemaps: 4, perSitemap: 5_000, chunks: 50, chunkDelayMs: 200 });
+    other = await startMutableSite(3_000);
     work = await mkdtemp(join(tmpdir(), 'cli-db-lock-'));
   });
   afterAll(async () => {
     await demo?.close();
     await slow?.close();
+    await other?.close();
     await rm(work, { recursive: true, force: true });
   });
 
@@ -74,6 +78,53 @@ describe('one process per PGlite folder', () => {
     expect((await serve.exited).code).toBe(0);
     expect(existsSync(join(db, LOCK_FILE_NAME))).toBe(false);
   });
+
+  it(
+    'sync, then serve, a sync beside it refused, a sync through the API, serve stopped: the folder opens with both sites',
+    { timeout: PGLITE_MS * 3 },
+    async () => {
+      // The issue's sequence, in an empty folder: before the lock it ended with every command failing on `Aborted()`.
+      const db = join(work, 'sequence');
+      const first = await runCliIn(['sync', demo.rootUrl, '--site', 'demo', '--allow-private', '--db', db], { env, cwd: work });
+      expect(first.code, first.stderr).toBe(0);
+      const serve = startCli(['serve', '--port', '0', '--db', db, '--allow-private'], { env: { ...env, FACTORY_API_TOKEN: '' }, cwd: work });
+      const [, origin] = (await serve.waitForStderr(/on (http:\/\/127\.0\.0\.1:\d+)/)) as RegExpMatchArray;
+      expect((await fetch(`${origin}/api/factory/sites`)).status).toBe(200);
+      const beside = await runCliIn(['sync', other.rootUrl, '--site', 'other', '--allow-private', '--db', db], { env, cwd: work });
+      expect(beside.code).toBe(1);
+      expect(beside.stderr).toContain(`in use by process ${serve.child.pid}`);
+      expect(beside.stderr).toContain('--db OTHER_DIR');
+      const api = (path: string, body: unknown) => fetch(`${origin}/api/factory/sites${path}`, { method: 'POST', body: JSON.stringify(body) });
+      expect((await api('', { rootUrl: other.rootUrl, siteId: 'other' })).status).toBe(201);
+      const started = await api('/other/sync', {});
+      expect(started.status).toBe(201);
+      const { syncId } = (await started.json()) as { syncId: string };
+      // serve drives the sync on; its status comes from the same folder.
+      let state = 'running';
+      while (state === 'running') {
+        await new Promise((resolve) => setTimeout(resolve, 200));
+        state = ((await (await fetch(`${origin}/api/factory/sites/other/syncs/${syncId}`)).json()) as SyncRow).state;
+      }
+      expect(state).toBe('done');
+      serve.child.kill('SIGTERM');
+      expect((await serve.exited).code, serve.stderr()).toBe(0);
+      expect(existsSync(join(db, LOCK_FILE_NAME))).toBe(false);
+      // Everything still opens: the sites with their URLs, and another sync.
+      const list = await runCliIn(['sites', 'list', '--db', db], { env, cwd: work });
+      expect(list.code, list.stderr).toBe(0);
+      const sites = list.stdout
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line) as { siteId: string; urlCount: number });
+      expect(sites.map((site) => [site.siteId, site.urlCount])).toEqual([
+        ['demo', demo.expectation.all.pageUrls],
+        ['other', 3_000],
+      ]);
+      const again = await runCliIn(['sync', other.rootUrl, '--site', 'other', '--allow-private', '--full', '--db', db], { env, cwd: work });
+      expect(again.code, again.stderr).toBe(0);
+      expect(JSON.parse(again.stdout)).toMatchObject({ state: 'done', seen: 3_000, new: 0, removed: 0 });
+    },
+  );
 
   it('takes over the lock of a process killed with SIGKILL, with the data it committed intact', { timeout: PGLITE_MS * 3 }, async () => {
     const db = join(work, 'killed');

@@ -68,6 +68,8 @@ async function applyPending(runtime: SyncRuntime, sync: Sync, status: JobStatus)
     const read = await readJobShardEntries(runtime.store, sync.jobId, shard);
     if (read === null) return false;
     await applyShard(runtime.db, { syncId: sync.syncId, siteId: sync.siteId, shard, entries: read.entries, filter });
+    // Applied for good: a store holding shards in this process's memory lets go of it.
+    await runtime.store.dropShard(sync.jobId, shard);
   }
   return true;
 }

@@ -216,6 +216,12 @@ export interface JobStore {
   readResync(jobId: string): Promise<JobResync>;
   /** Shard `n` (0-based), or null when it does not exist (not yet written, or expired). */
   readShard(jobId: string, n: number): Promise<ShardEntry[] | null>;
+  /**
+   * Frees shard `n` early, once its reader holds it for good (the inventory applied it): a store holding shards in this
+   * process's memory lets go of them, so a long sync does not hold every URL it found. A shared store (Redis, Upstash)
+   * keeps them until the job's keys expire and spends no command on it: other workers may still read them.
+   */
+  dropShard(jobId: string, n: number): Promise<void>;
   /** Closes connections. */
   close(): Promise<void>;
 }

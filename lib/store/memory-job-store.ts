@@ -160,6 +160,10 @@ export class MemoryJobStore implements JobStore {
     return raw === undefined ? null : parseJsonRecord(raw, ShardSchema, `memory shard ${jobId}/${n}`);
   }
 
+  async dropShard(jobId: string, n: number): Promise<void> {
+    this.find(assertJobId(jobId))?.shards.delete(n);
+  }
+
   async close(): Promise<void> {
     this.jobs.clear();
   }

@@ -241,6 +241,9 @@ export class RedisJobStore implements JobStore {
     return parseJsonRecord(raw, ShardSchema, key);
   }
 
+  // Shards expire with the job's keys; another worker of the sync may still read this one (see JobStore.dropShard).
+  async dropShard(): Promise<void> {}
+
   async close(): Promise<void> {
     await this.commands.close();
   }

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { newLeaseToken } from '../job-id.js';
 import { MemoryJobStore } from '../memory-job-store.js';
 import { openJobStore } from '../open-job-store.js';
-import { claimWork, newJob } from './store-fixtures.js';
+import { claimWork, newJob, urls } from './store-fixtures.js';
 import { getJobStatus } from '../../factory/jobs/job-control.js';
 import { MAX_CLAIMS_WITHOUT_PROGRESS } from '../../factory/jobs/stall-policy.js';
 
@@ -28,6 +28,20 @@ describe('memory job store', () => {
     expect((await store.claim(job.meta.jobId, { token: newLeaseToken(), leaseMs: 500, maxClaims: MAX_CLAIMS_WITHOUT_PROGRESS })).type).toBe('wait');
     now += 500;
     expect(await claimWork(store, job.meta.jobId)).toMatchObject({ workId: work.workId });
+  });
+
+  it('frees a shard dropped once applied, and nothing else', async () => {
+    const store = new MemoryJobStore();
+    const job = newJob(['https://example.com/a.xml']);
+    await store.createJob(job);
+    const work = await claimWork(store, job.meta.jobId);
+    const commit = { workId: work.workId, token: work.token };
+    expect(await store.commitShard(job.meta.jobId, { ...commit, offset: 0, entries: urls('https://example.com/p', 3) })).toMatchObject({ shard: 0 });
+    expect(await store.commitShard(job.meta.jobId, { ...commit, offset: 3, entries: urls('https://example.com/q', 2) })).toMatchObject({ shard: 1 });
+    await store.dropShard(job.meta.jobId, 0);
+    expect(await store.readShard(job.meta.jobId, 0)).toBeNull();
+    expect(await store.readShard(job.meta.jobId, 1)).toHaveLength(2);
+    expect((await getJobStatus(store, job.meta.jobId)).shardsWritten).toBe(2);
   });
 
   it('is what openJobStore gives without Redis configuration', async () => {

@@ -56,6 +56,7 @@ export class FaultyStore implements JobStore {
   retryStalled: JobStore['retryStalled'] = (jobId) => this.call('retryStalled', () => this.inner.retryStalled(jobId));
   stop: JobStore['stop'] = (jobId) => this.call('stop', () => this.inner.stop(jobId));
   readShard: JobStore['readShard'] = (jobId, n) => this.call('readShard', () => this.inner.readShard(jobId, n));
+  dropShard: JobStore['dropShard'] = (jobId, n) => this.call('dropShard', () => this.inner.dropShard(jobId, n));
   seedPrevious: JobStore['seedPrevious'] = (jobId, validators) => this.call('seedPrevious', () => this.inner.seedPrevious(jobId, validators));
   readPrevious: JobStore['readPrevious'] = (jobId, key) => this.call('readPrevious', () => this.inner.readPrevious(jobId, key));
   readResync: JobStore['readResync'] = (jobId) => this.call('readResync', () => this.inner.readResync(jobId));

@@ -1,0 +1,51 @@
+// Opening a PGlite folder: a new database is built by a child process (a fresh folder, or one left by an init cut
+// short), with the embedded writer's memory settings, and what was written is there on the next open.
+import { existsSync } from 'node:fs';
+import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { LOCK_FILE_NAME } from '../db-lock.js';
+import { openInventoryDb } from '../open-db.js';
+import { createSite, getSite } from '../sites.js';
+
+/** initdb in WebAssembly, in a child process: tens of seconds on this shared machine under load. */
+const INITDB_MS = 240_000;
+
+describe('opening a PGlite folder', () => {
+  let work: string;
+  beforeAll(async () => {
+    work = await mkdtemp(join(tmpdir(), 'pglite-open-'));
+  });
+  afterAll(async () => rm(work, { recursive: true, force: true }));
+
+  it('builds the database of a folder whose init was cut short, with small memory settings, and keeps it', { timeout: INITDB_MS }, async () => {
+    const dir = join(work, 'db');
+    // What a kill during an earlier init leaves: the staging folder, and files moved in before PG_VERSION.
+    await mkdir(join(dir, '.initdb', 'base'), { recursive: true });
+    await mkdir(join(dir, 'base', '1'), { recursive: true });
+    await writeFile(join(dir, 'base', '1', 'half-moved'), 'x');
+    const db = await openInventoryDb({ dataDir: dir });
+    try {
+      const settings = await db.query(`SELECT name, setting FROM pg_settings WHERE name IN ('shared_buffers', 'max_connections') ORDER BY name`);
+      expect(settings).toEqual([
+        { name: 'max_connections', setting: '10' },
+        { name: 'shared_buffers', setting: '2048' }, // 8 kB pages: 16 MB
+      ]);
+      await createSite(db, { rootUrl: 'https://kept.example/', siteId: 'kept' });
+      const entries = await readdir(dir);
+      expect(entries).toContain('PG_VERSION');
+      expect(entries).toContain(LOCK_FILE_NAME);
+      expect(entries).not.toContain('.initdb');
+      expect(existsSync(join(dir, 'base', '1', 'half-moved'))).toBe(false);
+    } finally {
+      await db.close();
+    }
+    const again = await openInventoryDb({ dataDir: dir });
+    try {
+      expect(await getSite(again, 'kept')).toMatchObject({ siteId: 'kept', rootUrl: 'https://kept.example/' });
+    } finally {
+      await again.close();
+    }
+  });
+});
