@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { InventoryDb } from './db.js';
-import { nextSyncSql } from './schedule.js';
+import { DUE_SITE_SQL } from './schedule.js';
 import { startSync, type SyncRuntime } from './sync-driver.js';
 import { isFactoryError } from '../core/errors.js';
 import { createLogger } from '../utils/logger.js';
@@ -38,18 +38,21 @@ const TICK_LOCK_KEY = `${TICK_LOCK_CLASS}, hashtext(current_schema())`;
 // PGlite is one session, where an advisory lock is re-entrant: ticks inside one process are serialised here as well.
 const ticking = new WeakSet<InventoryDb>();
 
+// A claimed site is due again this long after its claim unless its sync started: a process killed between the claim and
+// the start loses nothing. Once started, the running sync keeps it from being claimed, and its end moves the next sync one
+// interval on (endSync). Ticks hold the tick lock, so a slow batch of starts is never claimed twice meanwhile.
+const CLAIM_LEASE_MS = 60_000;
+
 /**
  * Claims due sites (scheduled, not deleted, next sync due, no running sync), oldest due first, at most `perHost` running
- * syncs per host counting those already running: moves their next sync one interval on and returns their ids.
+ * syncs per host counting those already running: moves their next sync CLAIM_LEASE_MS on and returns their ids.
  */
 async function claimDueSites(db: InventoryDb, limits: DueSyncLimits): Promise<string[]> {
   const rows = await db.query(
     `WITH running AS (
        SELECT ${HOST_SQL} AS host, count(*) AS n FROM syncs y JOIN sites s USING (site_id) WHERE y.state = 'running' GROUP BY 1
      ), due AS (
-       SELECT site_id, ${HOST_SQL} AS host, next_sync_at FROM sites s
-       WHERE next_sync_at <= now() AND schedule_ms IS NOT NULL AND deleted_at IS NULL
-         AND NOT EXISTS (SELECT 1 FROM syncs y WHERE y.site_id = s.site_id AND y.state = 'running')
+       SELECT site_id, ${HOST_SQL} AS host, next_sync_at FROM sites s WHERE ${DUE_SITE_SQL}
        ORDER BY next_sync_at LIMIT $3 FOR UPDATE SKIP LOCKED
      ), ranked AS (
        SELECT due.site_id, due.next_sync_at,
@@ -58,7 +61,7 @@ async function claimDueSites(db: InventoryDb, limits: DueSyncLimits): Promise<st
      ), chosen AS (
        SELECT site_id FROM ranked WHERE slot <= $2 ORDER BY next_sync_at, site_id LIMIT $1
      )
-     UPDATE sites SET next_sync_at = ${nextSyncSql('sites.schedule_ms')} FROM chosen WHERE sites.site_id = chosen.site_id
+     UPDATE sites SET next_sync_at = now() + ${CLAIM_LEASE_MS} * interval '1 millisecond' FROM chosen WHERE sites.site_id = chosen.site_id
      RETURNING sites.site_id AS "siteId"`,
     // Due rows read per tick: enough beyond `limit` that a host at its cap does not starve the others behind it.
     [limits.limit, limits.perHost, limits.limit * 4],
@@ -67,7 +70,7 @@ async function claimDueSites(db: InventoryDb, limits: DueSyncLimits): Promise<st
 }
 
 async function countDue(db: InventoryDb): Promise<number> {
-  const [row] = await db.query(`SELECT count(*)::int AS n FROM sites WHERE next_sync_at <= now() AND schedule_ms IS NOT NULL AND deleted_at IS NULL`);
+  const [row] = await db.query(`SELECT count(*)::int AS n FROM sites s WHERE ${DUE_SITE_SQL}`);
   return z.coerce
     .number()
     .int()
@@ -93,8 +96,8 @@ async function startClaimed(runtime: SyncRuntime, siteIds: string[], result: Due
 }
 
 /**
- * Starts the syncs that are due: claims due sites atomically (`FOR UPDATE SKIP LOCKED`, next sync moved on in the same
- * statement), never a second sync of a site (the one-running-sync rule) nor more than `perHost` running syncs of one
+ * Starts the syncs that are due: claims due sites atomically (`FOR UPDATE SKIP LOCKED`, next sync leased CLAIM_LEASE_MS
+ * on in the same statement), never a second sync of a site (the one-running-sync rule) nor more than `perHost` running syncs of one
  * host, and starts each (`startSync`, incremental). Ticks are serialised by an advisory lock: a tick that finds another
  * one running starts nothing and counts every due site as skipped.
  */

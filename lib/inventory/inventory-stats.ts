@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { Queryable } from './db.js';
 import { parseRows } from './schemas.js';
 import { FactoryError } from '../core/errors.js';
+import { DUE_SITE_SQL } from './schedule.js';
 
 const ageMs = z.coerce.number().int().nonnegative().nullable();
 
@@ -30,9 +31,7 @@ export async function inventoryStats(db: Queryable): Promise<InventoryStats> {
     `SELECT (SELECT count(*) FROM sites WHERE deleted_at IS NULL) AS sites, running.n AS "runningSyncs", running.age AS "oldestRunningAgeMs",
        due.n AS "dueSyncs", due.age AS "oldestDueAgeMs"
      FROM (SELECT count(*) AS n, ${AGE_MS('started_at')} AS age FROM syncs WHERE state = 'running') running,
-       (SELECT count(*) AS n, ${AGE_MS('next_sync_at')} AS age FROM sites s
-        WHERE next_sync_at <= now() AND schedule_ms IS NOT NULL AND deleted_at IS NULL
-          AND NOT EXISTS (SELECT 1 FROM syncs y WHERE y.site_id = s.site_id AND y.state = 'running')) due`,
+       (SELECT count(*) AS n, ${AGE_MS('next_sync_at')} AS age FROM sites s WHERE ${DUE_SITE_SQL}) due`,
   );
   const [stats] = parseRows(InventoryStatsSchema, rows);
   if (!stats) throw new FactoryError('internal', 'inventory stats: the aggregate returned no row');

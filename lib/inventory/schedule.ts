@@ -50,3 +50,10 @@ export function formatSchedule(ms: number | null): string {
 export function nextSyncSql(intervalMs: string): string {
   return `now() + (${intervalMs})::double precision * (1 + random() * ${SCHEDULE_JITTER}) * interval '1 millisecond'`;
 }
+
+/**
+ * SQL condition on a `sites` row aliased `s`: its next sync is due (scheduled, not deleted, due, and no sync of it
+ * running). One predicate for the tick's claim, the tick's count of what it left, and health's count of due syncs.
+ */
+export const DUE_SITE_SQL = `s.next_sync_at <= now() AND s.schedule_ms IS NOT NULL AND s.deleted_at IS NULL
+  AND NOT EXISTS (SELECT 1 FROM syncs y WHERE y.site_id = s.site_id AND y.state = 'running')`;
