@@ -77,21 +77,34 @@ async function countDue(db: InventoryDb): Promise<number> {
     .parse(row?.n ?? 0);
 }
 
+// Starts running at once within a tick: each is a few round trips to the inventory and the job store, and a fleet's
+// workers wait on a tick's starts (200 due sites started one by one took 8 s of a 19 s fleet run in bench/fleet).
+const START_CONCURRENCY = 8;
+
 async function startClaimed(runtime: SyncRuntime, siteIds: string[], result: DueSyncsResult): Promise<void> {
+  const queue = [...siteIds];
+  const starter = async () => {
+    for (let siteId = queue.shift(); siteId !== undefined; siteId = queue.shift()) await startOne(runtime, siteId, result);
+  };
+  await Promise.all(Array.from({ length: Math.min(START_CONCURRENCY, queue.length) }, starter));
+  // Reported in claim order (oldest due first), whichever start finished first.
+  const order = new Map(siteIds.map((siteId, index) => [siteId, index]));
+  for (const list of [result.started, result.failed]) list.sort((a, b) => (order.get(a.siteId) ?? 0) - (order.get(b.siteId) ?? 0));
+}
+
+async function startOne(runtime: SyncRuntime, siteId: string, result: DueSyncsResult): Promise<void> {
   const { db } = runtime;
-  for (const siteId of siteIds) {
-    try {
-      result.started.push({ siteId, syncId: (await startSync(runtime, siteId)).syncId });
-    } catch (error) {
-      const kind = isFactoryError(error) ? error.kind : 'internal';
-      // A manual sync that won the race moves the next sync on when it ends; any other failure (the job store down)
-      // is tried again soon rather than a whole interval later.
-      if (kind !== 'conflict')
-        await db.query(`UPDATE sites SET next_sync_at = now() + interval '5 minutes' WHERE site_id = $1 AND schedule_ms IS NOT NULL`, [siteId]);
-      const message = error instanceof Error ? error.message : String(error);
-      log.warn({ event: 'scheduled_sync_not_started', siteId, kind, err: error }, 'a due sync could not start');
-      result.failed.push({ siteId, kind, message });
-    }
+  try {
+    result.started.push({ siteId, syncId: (await startSync(runtime, siteId)).syncId });
+  } catch (error) {
+    const kind = isFactoryError(error) ? error.kind : 'internal';
+    // A manual sync that won the race moves the next sync on when it ends; any other failure (the job store down)
+    // is tried again soon rather than a whole interval later.
+    if (kind !== 'conflict')
+      await db.query(`UPDATE sites SET next_sync_at = now() + interval '5 minutes' WHERE site_id = $1 AND schedule_ms IS NOT NULL`, [siteId]);
+    const message = error instanceof Error ? error.message : String(error);
+    log.warn({ event: 'scheduled_sync_not_started', siteId, kind, err: error }, 'a due sync could not start');
+    result.failed.push({ siteId, kind, message });
   }
 }
 
