@@ -2,8 +2,8 @@ import type PgBoss from 'pg-boss';
 import { z } from 'zod';
 import { isFactoryError } from '../../core/errors.js';
 import { getSite } from '../../inventory/sites.js';
-import { advanceSync, type SyncRuntime } from '../../inventory/sync-driver.js';
-import { finishSync, getSync } from '../../inventory/syncs.js';
+import { advanceSync, failSync, type SyncRuntime } from '../../inventory/sync-driver.js';
+import { getSync } from '../../inventory/syncs.js';
 import { createLogger } from '../../utils/logger.js';
 import type { HostSlots } from './host-slots.js';
 import type { PgBossSettings } from './pgboss-settings.js';
@@ -71,11 +71,14 @@ function failureMessage(output: unknown): string {
   return 'value' in parsed.data ? parsed.data.value.message : parsed.data.message;
 }
 
-/** A slice that failed every retry: its sync ends `failed` with the last reason, instead of waiting for a driver forever. */
+/**
+ * A slice that failed every retry: its sync ends `failed` with the last reason and its job is stopped (failSync, as when
+ * QStash gives up), instead of waiting for a driver forever.
+ */
 export async function endDeadSync(context: SliceJobContext, job: PgBoss.JobWithMetadata<unknown>): Promise<void> {
   const { syncId } = SliceJobSchema.parse(job.data);
   const reason = `its slices failed ${context.settings.retryLimit + 1} times; the last: ${failureMessage(job.output)}`;
   const runtime = await context.runtime();
-  await finishSync(runtime.db, syncId, 'failed', reason);
+  await failSync(runtime.db, async () => runtime.store, syncId, reason);
   log.warn({ event: 'sync_dead_lettered', syncId, reason }, 'a sync whose slices kept failing ended failed');
 }
