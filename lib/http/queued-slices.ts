@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { DEFAULT_SYNC_SLICE_BUDGET_MS } from './api-limits.js';
 import { handle } from './handler.js';
 import { inventoryDb } from './inventory-context.js';
-import { readBodyText } from './request.js';
+import { parseJsonText, readBodyText } from './request.js';
 import { json } from './responses.js';
 import type { ServiceContext } from './service.js';
 import { ConfigError, type FactoryConfig } from '../config/factory-config.js';
@@ -31,17 +31,7 @@ async function signedBody<S extends z.ZodType>(request: Request, config: Factory
   }
   const text = await readBodyText(request, maxBytes);
   await verifyQStashSignature(config.qstashSigning, signature, text);
-  return parseJson(text, schema);
-}
-
-function parseJson<S extends z.ZodType>(text: string, schema: S): z.output<S> {
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch {
-    throw new RequestError('bad_request', 'request body is not valid JSON');
-  }
-  return schema.parse(value);
+  return parseJsonText(text, schema);
 }
 
 /**
@@ -93,7 +83,7 @@ function safeJson(text: string): unknown {
  */
 async function failQueuedSlice(context: ServiceContext, request: Request): Promise<Response> {
   const failure = await signedBody(request, context.config, FailureCallbackSchema, MAX_CALLBACK_BYTES);
-  const message = parseJson(Buffer.from(failure.sourceBody, 'base64').toString('utf8'), SliceMessageSchema);
+  const message = parseJsonText(Buffer.from(failure.sourceBody, 'base64').toString('utf8'), SliceMessageSchema);
   const db = await inventoryDb();
   const target = await sliceTarget(db, message.syncId);
   if (target === null || target.slices >= message.slice) return json({ ...message, failed: false });

@@ -9,13 +9,16 @@ export const MAX_BODY_BYTES = 64 * 1024;
 /** Reads a JSON body of at most MAX_BODY_BYTES and validates it; an empty body is `{}`. */
 export async function readJsonBody<S extends z.ZodType>(request: Request, schema: S): Promise<z.output<S>> {
   const text = await readBodyText(request);
-  let value: unknown = {};
-  if (text.trim() !== '') {
-    try {
-      value = JSON.parse(text);
-    } catch {
-      throw new RequestError('bad_request', 'request body is not valid JSON');
-    }
+  return text.trim() === '' ? schema.parse({}) : parseJsonText(text, schema);
+}
+
+/** Parses a body read as text and validates it: text that is not JSON is a 400. */
+export function parseJsonText<S extends z.ZodType>(text: string, schema: S): z.output<S> {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    throw new RequestError('bad_request', 'request body is not valid JSON');
   }
   return schema.parse(value);
 }
