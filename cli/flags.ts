@@ -5,6 +5,17 @@ import { Option, type Command } from 'commander';
 /** Appends a repeatable option's value. */
 export const collect = (value: string, previous: string[] = []): string[] => [...previous, value];
 
+/**
+ * The network flags of a long-lived process (`serve`, `worker`): they add to the deployment's policy in the environment
+ * (FACTORY_ALLOW_PRIVATE, FACTORY_ALLOW_HOSTS, FACTORY_RESOLVE) that every slice it runs reads.
+ */
+export function addServiceNetworkOptions(command: Command): Command {
+  return command
+    .option('--allow-private', 'allow loopback and private targets')
+    .option('--allow-host <host[:port]>', 'allow exactly this private target (repeatable; adds to FACTORY_ALLOW_HOSTS)', collect)
+    .option('--resolve <host:port:addr>', 'static DNS override (repeatable; adds to FACTORY_RESOLVE)', collect);
+}
+
 /** The network flags every command that fetches takes. */
 export function addNetworkOptions(command: Command): Command {
   return command

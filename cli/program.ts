@@ -1,6 +1,6 @@
 import { Command, CommanderError, Option } from 'commander';
 import type { Io } from './io.js';
-import { addFilterOptions, addNetworkOptions, collect } from './flags.js';
+import { addFilterOptions, addNetworkOptions, addServiceNetworkOptions, collect } from './flags.js';
 import { packageVersion } from './version.js';
 
 /** A command's action (flags typed by each command, from commander's opts()); loaded on demand, returns the exit code. */
@@ -88,30 +88,27 @@ function registerCommands(program: Command, run: (action: () => Promise<Action>)
   );
   jobRun.action(run(async () => (await import('./commands/job-run.js')).jobRunCommand));
 
-  const serve = program
-    .command('serve')
-    .summary('the api/ handlers on a local HTTP server (default 127.0.0.1:3000)')
-    .option('--port <n>', 'port (0: a free one)', '3000')
-    .option('--host <host>', 'interface to listen on', '127.0.0.1')
-    .option('--insecure', 'listen on a non-loopback host without FACTORY_API_TOKEN')
-    .option('--allow-private', 'allow loopback and private targets')
-    .option('--allow-host <host[:port]>', 'allow exactly this private target (repeatable; adds to FACTORY_ALLOW_HOSTS)', collect)
-    .option('--resolve <host:port:addr>', 'static DNS override (repeatable; adds to FACTORY_RESOLVE)', collect)
+  const serve = addServiceNetworkOptions(
+    program
+      .command('serve')
+      .summary('the api/ handlers on a local HTTP server (default 127.0.0.1:3000)')
+      .option('--port <n>', 'port (0: a free one)', '3000')
+      .option('--host <host>', 'interface to listen on', '127.0.0.1')
+      .option('--insecure', 'listen on a non-loopback host without FACTORY_API_TOKEN'),
+  )
     .option('--db <dir|url>', 'inventory: PGlite folder when DATABASE_URL is unset (default FACTORY_DB_DIR, else .crawler-factory/db), or a postgres:// URL')
     .option('-v, --verbose', 'structured logs on stderr');
   serve.addHelpText('after', examples(['crawler-factory serve --port 8080', 'FACTORY_API_TOKEN=s3cret crawler-factory serve --host 0.0.0.0']));
   serve.action(run(async () => (await import('./commands/serve.js')).serveCommand));
 
-  const worker = program
-    .command('worker')
-    .summary("run sync slices from the pg-boss queue in the inventory's Postgres, and start due scheduled syncs")
-    .option('--concurrency <n>', 'slices this process runs at once (default 8)')
-    .option('--per-host <n>', 'slices of one site host this process runs at once (default 2)')
-    .option('--db <url>', 'inventory: a postgres:// URL (default DATABASE_URL); PGlite is refused')
-    .option('--allow-private', 'allow loopback and private targets')
-    .option('--allow-host <host[:port]>', 'allow exactly this private target (repeatable; adds to FACTORY_ALLOW_HOSTS)', collect)
-    .option('--resolve <host:port:addr>', 'static DNS override (repeatable; adds to FACTORY_RESOLVE)', collect)
-    .option('-v, --verbose', 'structured logs on stderr');
+  const worker = addServiceNetworkOptions(
+    program
+      .command('worker')
+      .summary("run sync slices from the pg-boss queue in the inventory's Postgres, and start due scheduled syncs")
+      .option('--concurrency <n>', 'slices this process runs at once (default 8)')
+      .option('--per-host <n>', 'slices of one site host this process runs at once (default 2)')
+      .option('--db <url>', 'inventory: a postgres:// URL (default DATABASE_URL); PGlite is refused'),
+  ).option('-v, --verbose', 'structured logs on stderr');
   worker.addHelpText(
     'after',
     examples([
