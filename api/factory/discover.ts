@@ -6,6 +6,7 @@ import {
   handle,
   preflight,
   parseQuery,
+  queueNextJobSlice,
   readJsonBody,
   DeleteJobQuerySchema,
   DiscoverQuerySchema,
@@ -20,7 +21,7 @@ import { z } from 'zod';
 // `request.signal` aborts when the server shuts down (`serve` on SIGTERM): the slice then commits what it
 // read, releases its leases and answers.
 
-/** Starts a job (201) and runs its first slice within the budget. */
+/** Starts a job (201) and runs its first slice within the budget; with QStash, its next slice is queued. */
 async function start(body: z.infer<typeof StartJobRequestSchema>, context: ServiceContext, signal: AbortSignal): Promise<Response> {
   const store = await context.store();
   const previous = body.previousJobId === undefined ? {} : { previousJobId: body.previousJobId };
@@ -31,6 +32,7 @@ async function start(body: z.infer<typeof StartJobRequestSchema>, context: Servi
     net: context.net,
     signal,
   });
+  await queueNextJobSlice(store, status);
   return json(status, 201);
 }
 
@@ -40,7 +42,10 @@ async function act(body: z.infer<typeof JobActionRequestSchema>, context: Servic
   const store = await context.store();
   if (body.action === 'stop') return json(await stopJob(store, jobId));
   if (body.action === 'retry') await retryStalledJob(store, jobId);
-  return json(await runSlice(store, jobId, { budgetMs: body.budgetMs ?? DEFAULT_SLICE_BUDGET_MS, hardLimitMs: SLICE_HARD_LIMIT_MS, net: context.net, signal }));
+  const budgetMs = body.budgetMs ?? DEFAULT_SLICE_BUDGET_MS;
+  const status = await runSlice(store, jobId, { budgetMs, hardLimitMs: SLICE_HARD_LIMIT_MS, net: context.net, signal });
+  await queueNextJobSlice(store, status);
+  return json(status);
 }
 
 /**

@@ -1,4 +1,5 @@
 import type { SyncRuntime } from '../inventory/sync-driver.js';
+import type { JobStore } from '../store/job-store.js';
 
 /**
  * Who runs a running sync's next slice when the caller that ran this one goes away:
@@ -17,6 +18,11 @@ export interface SliceDispatcher {
    * driven in this process. Asking twice for one sync is harmless: engines keep one active slice per sync.
    */
   continueSync(runtime: SyncRuntime, syncId: string): Promise<void>;
+  /**
+   * The same for a running discover job, on the engines that queue them (QStash); elsewhere a job advances when its
+   * client asks (`POST /api/factory/discover` with `action: continue`, as `job run` and the orchestrator do).
+   */
+  continueJob?(store: JobStore, jobId: string): Promise<void>;
   /** Slices waiting to run or running, or null when the engine cannot tell. */
   depth(): Promise<number | null>;
   /** Stops taking work; slices in flight commit what they read and release their leases first. */

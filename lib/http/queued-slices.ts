@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { DEFAULT_SYNC_SLICE_BUDGET_MS } from './api-limits.js';
+import { DEFAULT_SLICE_BUDGET_MS, DEFAULT_SYNC_SLICE_BUDGET_MS, SLICE_HARD_LIMIT_MS } from './api-limits.js';
 import { handle } from './handler.js';
 import { inventoryDb } from './inventory-context.js';
 import { parseJsonText, readBodyText } from './request.js';
@@ -7,11 +7,15 @@ import { json } from './responses.js';
 import type { ServiceContext } from './service.js';
 import { ConfigError, type FactoryConfig } from '../config/factory-config.js';
 import { RequestError } from '../core/errors.js';
+import type { JobStatus } from '../core/types.js';
+import { runSlice } from '../factory/jobs/run-slice.js';
+import { stopJob } from '../factory/jobs/job-control.js';
 import { sliceDispatcher } from '../dispatch/active-dispatcher.js';
-import { FailureCallbackSchema, SliceMessageSchema, type SliceMessage } from '../dispatch/qstash/slice-message.js';
+import { FailureCallbackSchema, SliceMessageSchema, type JobSliceMessage, type SliceMessage, type SyncSliceMessage } from '../dispatch/qstash/slice-message.js';
 import { SIGNATURE_HEADER, verifyQStashSignature } from '../dispatch/qstash/signature.js';
 import { advanceSync, failSync, type SyncRuntime } from '../inventory/sync-driver.js';
 import { claimSlice, releaseSlice, sliceTarget } from '../inventory/sync-slices.js';
+import type { JobStore } from '../store/job-store.js';
 import { createLogger } from '../utils/logger.js';
 
 const log = createLogger('http:queued-slices');
@@ -35,13 +39,23 @@ async function signedBody<S extends z.ZodType>(request: Request, config: Factory
 }
 
 /**
- * `POST /api/factory/slice` (QStash, signed) `{syncId, slice}` -> 200 `{syncId, slice, ran, state}`: claims the slice
- * number and runs one slice of the sync, then publishes the next while the sync runs. A number already claimed (a
- * repeated delivery, or one the cron re-drive overtook) or a sync that has ended runs nothing (`ran: false`). A slice
- * that fails gives its number back and answers the error, so QStash's retry can run it.
+ * `POST /api/factory/slice` (QStash, signed) `{syncId, slice}` or `{jobId, slice}` -> 200 `{syncId|jobId, slice, ran,
+ * state}`: claims the slice number and runs one slice of the sync or discover job, then publishes the next while it
+ * runs. A number already claimed (a repeated delivery, or one the cron re-drive overtook) or a sync or job that has
+ * ended runs nothing (`ran: false`). A slice that fails gives its number back and answers the error, so QStash's
+ * retry can run it.
  */
 async function runQueuedSlice(context: ServiceContext, request: Request): Promise<Response> {
-  const { syncId, slice } = await signedBody(request, context.config, SliceMessageSchema);
+  const message = await signedBody(request, context.config, SliceMessageSchema);
+  return 'syncId' in message ? runSyncSlice(context, message, request.signal) : runJobSlice(context, message, request.signal);
+}
+
+// A queued slice's budget: the configured one, never more than the default (the function's time is fixed).
+function queuedBudgetMs(context: ServiceContext, defaultMs: number): number {
+  return Math.min(context.config.queuedSliceBudgetMs ?? defaultMs, defaultMs);
+}
+
+async function runSyncSlice(context: ServiceContext, { syncId, slice }: SyncSliceMessage, signal: AbortSignal): Promise<Response> {
   const runtime: SyncRuntime = { db: await inventoryDb(), store: await context.store(), net: context.net };
   if (!(await claimSlice(runtime.db, syncId, slice))) {
     log.info({ event: 'queued_slice_skipped', syncId, slice }, 'slice already claimed, or the sync has ended');
@@ -49,14 +63,39 @@ async function runQueuedSlice(context: ServiceContext, request: Request): Promis
   }
   let state: string;
   try {
-    const budgetMs = Math.min(context.config.queuedSliceBudgetMs ?? DEFAULT_SYNC_SLICE_BUDGET_MS, DEFAULT_SYNC_SLICE_BUDGET_MS);
-    ({ state } = await advanceSync(runtime, syncId, { budgetMs, signal: request.signal, workerId: 'qstash' }));
+    ({ state } = await advanceSync(runtime, syncId, { budgetMs: queuedBudgetMs(context, DEFAULT_SYNC_SLICE_BUDGET_MS), signal, workerId: 'qstash' }));
   } catch (error) {
     await releaseSlice(runtime.db, syncId, slice).catch(() => undefined);
     throw error;
   }
   if (state === 'running') await sliceDispatcher().continueSync(runtime, syncId);
   return json({ syncId, slice, ran: true, state });
+}
+
+async function runJobSlice(context: ServiceContext, { jobId, slice }: JobSliceMessage, signal: AbortSignal): Promise<Response> {
+  const store = await context.store();
+  if (!(await store.claimSlice(jobId, slice))) {
+    log.info({ event: 'queued_slice_skipped', jobId, slice }, 'slice already claimed, or the job has ended');
+    return json({ jobId, slice, ran: false });
+  }
+  let status: JobStatus;
+  try {
+    const budgetMs = queuedBudgetMs(context, DEFAULT_SLICE_BUDGET_MS);
+    status = await runSlice(store, jobId, { budgetMs, hardLimitMs: SLICE_HARD_LIMIT_MS, net: context.net, signal });
+  } catch (error) {
+    await store.releaseSlice(jobId, slice).catch(() => undefined);
+    throw error;
+  }
+  await queueNextJobSlice(store, status);
+  return json({ jobId, slice, ran: true, state: status.state });
+}
+
+/**
+ * After a discover slice: a job still running has its next slice queued when this deployment queues them (QStash),
+ * so it advances with nobody polling. A stalled job waits for an operator's retry: queuing again would only spin.
+ */
+export async function queueNextJobSlice(store: JobStore, status: JobStatus): Promise<void> {
+  if (status.state === 'running' && status.stalled === null) await sliceDispatcher().continueJob?.(store, status.jobId);
 }
 
 // Why the slice failed, from its last answer: our JSON error's message when it is one, else the start of the body.
@@ -77,17 +116,25 @@ function safeJson(text: string): unknown {
 }
 
 /**
- * `POST /api/factory/slice-failed` (QStash's failure callback, signed) -> 200 `{syncId, slice, failed, state?}`: QStash
- * gave up on a slice after its retries; the sync ends `failed` with the reason (status and error of the last try). A
- * sync that has ended, or that a later slice has taken on since (the cron's re-drive), is left as it is.
+ * `POST /api/factory/slice-failed` (QStash's failure callback, signed) -> 200 `{syncId|jobId, slice, failed, state?}`:
+ * QStash gave up on a slice after its retries; a sync ends `failed` with the reason (status and error of the last
+ * try), a discover job is stopped (what it found stays readable) and the reason logged. A sync or job that has ended,
+ * or that a later slice has taken on since (the cron's re-drive, a client's continue), is left as it is.
  */
 async function failQueuedSlice(context: ServiceContext, request: Request): Promise<Response> {
   const failure = await signedBody(request, context.config, FailureCallbackSchema, MAX_CALLBACK_BYTES);
   const message = parseJsonText(Buffer.from(failure.sourceBody, 'base64').toString('utf8'), SliceMessageSchema);
+  const reason = failureReason(message, failure);
+  if ('jobId' in message) {
+    const store = await context.store();
+    if ((await store.lastSlice(message.jobId)) >= message.slice) return json({ ...message, failed: false });
+    const status = await stopJob(store, message.jobId);
+    log.warn({ event: 'queued_slice_failed', ...message, reason }, 'QStash gave up on a slice: the job is stopped');
+    return json({ ...message, failed: true, state: status.state });
+  }
   const db = await inventoryDb();
   const target = await sliceTarget(db, message.syncId);
   if (target === null || target.slices >= message.slice) return json({ ...message, failed: false });
-  const reason = failureReason(message, failure);
   const sync = await failSync(db, () => context.store(), message.syncId, reason);
   log.warn({ event: 'queued_slice_failed', ...message, reason }, 'QStash gave up on a slice: the sync ends failed');
   return json({ ...message, failed: true, state: sync.state });

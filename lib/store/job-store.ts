@@ -204,6 +204,15 @@ export interface JobStore {
   visit(jobId: string, workId: string, key: string): Promise<VisitResult>;
   /** Gives work claimed too often without progress its claims back (an operator's retry of a stalled job); returns how many. */
   retryStalled(jobId: string): Promise<number>;
+  /**
+   * Claims numbered slice `slice` of a running job for a queue's call (QStash): true when no slice numbered `slice` or
+   * above was claimed before; false when it was (a repeated delivery) or the job has ended. Numbers only go up.
+   */
+  claimSlice(jobId: string, slice: number): Promise<boolean>;
+  /** Gives claimed slice `slice` back (its run failed), so the queue's retry of it may claim it again. */
+  releaseSlice(jobId: string, slice: number): Promise<void>;
+  /** The last slice number claimed (0 before any): a queue numbers the job's next slice after it. */
+  lastSlice(jobId: string): Promise<number>;
   /** Stops a running job (a finished or failed one keeps its state); its status parts come back from the same step. */
   stop(jobId: string): Promise<StatusParts>;
   /** Removes the job and every key it owns (shards, leases); false when there was no such job. */

@@ -120,6 +120,22 @@ export class MemoryJobStore implements JobStore {
     return this.get(jobId).retryStalled();
   }
 
+  async claimSlice(jobId: string, slice: number): Promise<boolean> {
+    const job = this.get(jobId);
+    if (job.counters.state !== 'running' || job.slices >= slice) return false;
+    job.slices = slice;
+    return true;
+  }
+
+  async releaseSlice(jobId: string, slice: number): Promise<void> {
+    const job = this.get(jobId);
+    if (job.slices === slice) job.slices = slice - 1;
+  }
+
+  async lastSlice(jobId: string): Promise<number> {
+    return this.get(jobId).slices;
+  }
+
   async stop(jobId: string): Promise<StatusParts> {
     const job = this.get(jobId);
     if (job.counters.state === 'running') {

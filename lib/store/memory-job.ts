@@ -63,6 +63,8 @@ export class MemoryJob {
   readonly previous = new Map<string, string>();
   /** Which work added each redirect target to the visited set (the `redirect:` keys on Redis). */
   readonly redirects = new Map<string, string>();
+  /** The last queued slice number claimed (the status hash's `slices` on Redis). */
+  slices = 0;
 
   constructor(
     readonly meta: string,

@@ -40,6 +40,7 @@ import { checkGuard, toClaimResult, toCommitResult, toEnqueueResult, toFinishRes
 import { ScriptRunner, type RetryPolicy } from './script-runner.js';
 import {
   CLAIM,
+  CLAIM_SLICE,
   COMMIT_SHARD,
   CREATE_JOB,
   DELETE_JOB,
@@ -47,6 +48,7 @@ import {
   FINISH_MANY,
   FINISH_WORK,
   RELEASE,
+  RELEASE_SLICE,
   RENEW,
   RETRY_STALLED,
   SEED_PREVIOUS,
@@ -192,6 +194,31 @@ export class RedisJobStore implements JobStore {
   async retryStalled(jobId: string): Promise<number> {
     const reply = await this.run(RETRY_STALLED, assertJobId(jobId), []);
     return parseRecord(reply, z.tuple([z.literal('retried'), z.number().int().nonnegative()]), this.key(jobId))[1];
+  }
+
+  async claimSlice(jobId: string, slice: number): Promise<boolean> {
+    const reply = await this.run(CLAIM_SLICE, assertJobId(jobId), [String(slice)]);
+    return parseRecord(reply, z.tuple([z.enum(['claimed', 'taken', 'ended'])]), this.key(jobId))[0] === 'claimed';
+  }
+
+  async releaseSlice(jobId: string, slice: number): Promise<void> {
+    const reply = await this.run(RELEASE_SLICE, assertJobId(jobId), [String(slice)]);
+    parseRecord(reply, z.tuple([z.literal('released')]), this.key(jobId));
+  }
+
+  async lastSlice(jobId: string): Promise<number> {
+    const key = this.key(assertJobId(jobId));
+    const raw = await this.runner.send(['HGET', key, 'slices']);
+    return raw === null
+      ? 0
+      : parseRecord(
+          raw,
+          z
+            .string()
+            .regex(/^\d{1,15}$/)
+            .transform(Number),
+          `${key} slices`,
+        );
   }
 
   async stop(jobId: string): Promise<StatusParts> {

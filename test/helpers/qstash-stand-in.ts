@@ -41,8 +41,11 @@ export interface QStashStandIn {
   deduplicated(): number;
   /** Messages accepted and not yet delivered or dropped, oldest first. */
   pending(): StandInMessage[];
-  /** Delivers a message (again, when it was delivered before: a duplicate delivery), with its retries and failure callback. */
-  deliver(message: StandInMessage): Promise<Delivery>;
+  /**
+   * Delivers a message (again, when it was delivered before: a duplicate delivery), with its retries and failure
+   * callback; `beforeFailureCallback` runs once every try has failed, before the callback is posted.
+   */
+  deliver(message: StandInMessage, options?: { beforeFailureCallback?: () => Promise<void> }): Promise<Delivery>;
   /** Forgets a pending message without delivering it: a lost message. */
   drop(message: StandInMessage): void;
   close(): Promise<void>;
@@ -145,7 +148,7 @@ export async function startQStashStandIn(): Promise<QStashStandIn> {
     messages: () => [...accepted],
     deduplicated: () => deduplicated,
     pending: () => [...queue],
-    deliver: async (message) => {
+    deliver: async (message, options = {}) => {
       unqueue(message);
       const delivery: Delivery = { statuses: [], bodies: [], failureCallbackStatus: null };
       let last: { status: number; body: string } = { status: 0, body: '' };
@@ -160,6 +163,7 @@ export async function startQStashStandIn(): Promise<QStashStandIn> {
         if (response.ok) return delivery;
       }
       if (message.failureCallback === null) return delivery;
+      await options.beforeFailureCallback?.();
       const callback = JSON.stringify({
         status: last.status,
         header: {},

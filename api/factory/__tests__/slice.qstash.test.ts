@@ -10,12 +10,15 @@ import { signQStash, startQStashStandIn, type QStashStandIn, type StandInMessage
 import { startSitesApi, type SitesApi } from './sites-api-fixture.js';
 
 const TOKEN = 'qstash-api-token';
+const REDIS_URL = 'redis://127.0.0.1:6379';
 const CRON_SECRET = 'qstash-cron-secret';
 // 8 child sitemaps of 10 URLs, read one at a time, one per 100 ms slice: a sync of about 9 slices.
 const PAGES = 80;
 
 const SyncSchema = z.object({ syncId: z.string(), state: z.string(), new: z.number(), seen: z.number(), removed: z.number(), message: z.string().nullable() });
 const SliceAnswerSchema = z.object({ syncId: z.string(), slice: z.number(), ran: z.boolean(), state: z.string().optional() });
+const JobSchema = z.object({ jobId: z.string(), state: z.string(), urlsFound: z.number(), shardsWritten: z.number() });
+const JobSliceAnswerSchema = z.object({ jobId: z.string(), slice: z.number(), ran: z.boolean(), state: z.string().optional() });
 
 describe('sync slices through QStash', () => {
   let api: SitesApi;
@@ -135,6 +138,48 @@ describe('sync slices through QStash', () => {
     expect(qstash.pending()).toEqual([]);
   });
 
+  it('advances a discover job by signed deliveries alone: every URL once, a repeated delivery runs nothing', { timeout: 120_000 }, async () => {
+    api.site.delayMs = 200;
+    const started = await api.post('/api/factory/discover', { rootUrl: api.site.rootUrl, options: { concurrency: 1 }, budgetMs: 100 });
+    expect(started.status).toBe(201);
+    const { jobId } = JobSchema.parse(await started.json());
+    const getJob = async () => JobSchema.parse(await (await api.call(`/api/factory/discover?jobId=${jobId}`)).json());
+    const jobMessages = () => qstash.pending().filter((message) => message.deduplicationId?.startsWith(`job-${jobId}-`));
+    let repeated = false;
+    for (let step = 0; step < 60 && (await getJob()).state === 'running'; step += 1) {
+      const [next] = jobMessages();
+      expect(next, 'a running job has its next slice queued').toBeDefined();
+      if (next === undefined) break;
+      const delivery = await qstash.deliver(next);
+      expect(delivery.statuses).toEqual([200]);
+      const answer = JobSliceAnswerSchema.parse(JSON.parse(delivery.bodies[0] ?? 'null'));
+      expect(answer).toMatchObject({ jobId, ran: true });
+      if (!repeated) {
+        const again = await qstash.deliver(next);
+        expect(JSON.parse(again.bodies[0] ?? 'null')).toEqual({ jobId, slice: answer.slice, ran: false });
+        repeated = true;
+      }
+    }
+    const job = await getJob();
+    expect(job).toMatchObject({ state: 'done', urlsFound: PAGES });
+    const found: string[] = [];
+    for (let shard = 0; shard < job.shardsWritten; shard += 1) {
+      const body = z.object({ urls: z.array(z.string()) }).parse(await (await api.call(`/api/factory/discover?jobId=${jobId}&shard=${shard}`)).json());
+      found.push(...body.urls);
+    }
+    expect(found.sort()).toEqual([...api.site.pages.keys()].sort());
+    const published = qstash.messages().filter((message) => message.deduplicationId?.startsWith(`job-${jobId}-`));
+    expect(published.length).toBeGreaterThan(1);
+    for (const message of published) {
+      expect(message).toMatchObject({
+        url: `${api.server.origin}/api/factory/slice`,
+        deduplicationId: `job-${jobId}-slice-${(JSON.parse(message.body) as { slice: number }).slice}`,
+        flowControlKey: `host-${new URL(api.site.rootUrl).host.replace(':', '_')}`,
+      });
+    }
+    expect(jobMessages()).toEqual([]);
+  });
+
   it('refuses an unsigned or badly signed call with 401 and a JSON error, and takes the next signing key', async () => {
     const url = `${api.server.origin}/api/factory/slice`;
     const body = JSON.stringify({ syncId: 'A'.repeat(22), slice: 1 });
@@ -157,6 +202,36 @@ describe('sync slices through QStash', () => {
     const rotated = await call(url, signQStash(qstash.keys.nextSigningKey, url, body));
     expect(rotated.status).toBe(200);
     expect(await rotated.json()).toEqual({ syncId: 'A'.repeat(22), slice: 1, ran: false });
+  });
+
+  it('stops a discover job, keeping what it found, when QStash gives up on its slice', { timeout: 60_000 }, async () => {
+    api.site.delayMs = 200;
+    // A job outlives a store outage only in a shared store: this test's jobs live in the real Redis.
+    const useRedis = async (url: string | undefined) => {
+      if (url === undefined) delete process.env.REDIS_URL;
+      else process.env.REDIS_URL = url;
+      await resetServiceStore();
+    };
+    await useRedis(REDIS_URL);
+    try {
+      const started = await api.post('/api/factory/discover', { rootUrl: api.site.rootUrl, options: { concurrency: 1 }, budgetMs: 100 });
+      expect(started.status).toBe(201);
+      const { jobId, urlsFound } = JobSchema.parse(await started.json());
+      expect(urlsFound).toBeGreaterThan(0);
+      const next = qstash.pending().find((message) => message.deduplicationId?.startsWith(`job-${jobId}-`));
+      if (next === undefined) throw new Error('no job slice queued');
+      // The store is down for every try of the slice (503), and back when QStash calls the failure callback.
+      await useRedis('redis://127.0.0.1:1');
+      const delivery = await qstash.deliver(next, { beforeFailureCallback: () => useRedis(REDIS_URL) });
+      expect(delivery.statuses).toEqual([503, 503, 503]);
+      expect(delivery.failureCallbackStatus).toBe(200);
+      const job = JobSchema.parse(await (await api.call(`/api/factory/discover?jobId=${jobId}`)).json());
+      expect(job).toMatchObject({ state: 'stopped', urlsFound });
+      expect(qstash.pending().filter((message) => message.deduplicationId?.startsWith(`job-${jobId}-`))).toEqual([]);
+      expect((await api.call(`/api/factory/discover?jobId=${jobId}`, { method: 'DELETE' })).status).toBe(200);
+    } finally {
+      await useRedis(undefined);
+    }
   });
 
   it('ends the sync failed with the reason when QStash gives up on a slice', { timeout: 60_000 }, async () => {

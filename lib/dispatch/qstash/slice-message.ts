@@ -5,13 +5,21 @@ import { JobIdSchema } from '../../store/job-id.js';
 export const SLICE_ROUTE = '/api/factory/slice';
 export const SLICE_FAILED_ROUTE = '/api/factory/slice-failed';
 
-/** The body of a queued slice: the sync, and the number of the slice (the sync's last claimed slice plus one). */
-export const SliceMessageSchema = z.object({ syncId: JobIdSchema, slice: z.number().int().positive() }).strict();
+const SliceNumberSchema = z.number().int().positive();
+
+/** The body of a queued sync slice: the sync, and the number of the slice (the sync's last claimed slice plus one). */
+export const SyncSliceMessageSchema = z.object({ syncId: JobIdSchema, slice: SliceNumberSchema }).strict();
+/** The body of a queued discover-job slice: the job, and the number of the slice (the job's last claimed slice plus one). */
+export const JobSliceMessageSchema = z.object({ jobId: JobIdSchema, slice: SliceNumberSchema }).strict();
+/** What `POST /api/factory/slice` runs: a slice of a sync or of a discover job. */
+export const SliceMessageSchema = z.union([SyncSliceMessageSchema, JobSliceMessageSchema]);
+export type SyncSliceMessage = z.infer<typeof SyncSliceMessageSchema>;
+export type JobSliceMessage = z.infer<typeof JobSliceMessageSchema>;
 export type SliceMessage = z.infer<typeof SliceMessageSchema>;
 
-/** One deduplication id per (sync, slice): QStash accepts a slice once however often it is published. */
+/** One deduplication id per (sync or job, slice): QStash accepts a slice once however often it is published. */
 export function sliceDeduplicationId(message: SliceMessage): string {
-  return `sync-${message.syncId}-slice-${message.slice}`;
+  return 'syncId' in message ? `sync-${message.syncId}-slice-${message.slice}` : `job-${message.jobId}-slice-${message.slice}`;
 }
 
 /** The flow-control key of a site's slices: its host (with its port), in the characters a key may hold. */

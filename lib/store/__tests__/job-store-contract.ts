@@ -534,6 +534,27 @@ export function describeJobStoreContract(name: string, harness: StoreHarness): v
     );
 
     it(
+      'claims each queued slice number once, upward only, gives back the last one claimed, and none once the job ended',
+      withStore(async (store) => {
+        const jobId = await createdJob(store, [A]);
+        expect(await store.lastSlice(jobId)).toBe(0);
+        expect(await store.claimSlice(jobId, 1)).toBe(true);
+        expect(await store.claimSlice(jobId, 1)).toBe(false);
+        expect(await store.claimSlice(jobId, 3)).toBe(true);
+        expect(await store.claimSlice(jobId, 2)).toBe(false);
+        expect(await store.lastSlice(jobId)).toBe(3);
+        await store.releaseSlice(jobId, 2);
+        expect(await store.lastSlice(jobId)).toBe(3);
+        await store.releaseSlice(jobId, 3);
+        expect(await store.lastSlice(jobId)).toBe(2);
+        expect(await store.claimSlice(jobId, 3)).toBe(true);
+        await stopJob(store, jobId);
+        expect(await store.claimSlice(jobId, 4)).toBe(false);
+        expect(await store.lastSlice(jobId)).toBe(3);
+      }),
+    );
+
+    it(
       'stops a running job: no claim, commit or enqueue goes through afterwards',
       withStore(async (store) => {
         const jobId = await createdJob(store, [A, B]);

@@ -317,6 +317,31 @@ return {'retried', cleared}
 `,
 );
 
+/**
+ * ARGV: prefix, now, slice. Claims a queued slice's number for a running job (the status hash field `slices`, absent
+ * before the first claim): only a number above the last claimed one.
+ */
+export const CLAIM_SLICE = script(
+  'claim_slice',
+  `
+local bad = check() if bad then return bad end
+if state() ~= 'running' then return {'ended'} end
+if (tonumber(redis.call('HGET', STATUS, 'slices')) or 0) >= tonumber(ARGV[3]) then return {'taken'} end
+redis.call('HSET', STATUS, 'slices', ARGV[3])
+return {'claimed'}
+`,
+);
+
+/** ARGV: prefix, now, slice. Gives a claimed number back, only while it is still the last one claimed. */
+export const RELEASE_SLICE = script(
+  'release_slice',
+  `
+local bad = check() if bad then return bad end
+if redis.call('HGET', STATUS, 'slices') == ARGV[3] then redis.call('HSET', STATUS, 'slices', tonumber(ARGV[3]) - 1) end
+return {'released'}
+`,
+);
+
 /** ARGV: prefix, now. Only a running job becomes stopped; the status comes back in the same step. */
 export const STOP = script(
   'stop',

@@ -54,6 +54,9 @@ export class FaultyStore implements JobStore {
   renew: JobStore['renew'] = (jobId, request) => this.call('renew', () => this.inner.renew(jobId, request));
   visit: JobStore['visit'] = (jobId, workId, key) => this.call('visit', () => this.inner.visit(jobId, workId, key));
   retryStalled: JobStore['retryStalled'] = (jobId) => this.call('retryStalled', () => this.inner.retryStalled(jobId));
+  claimSlice: JobStore['claimSlice'] = (jobId, slice) => this.call('claimSlice', () => this.inner.claimSlice(jobId, slice));
+  releaseSlice: JobStore['releaseSlice'] = (jobId, slice) => this.call('releaseSlice', () => this.inner.releaseSlice(jobId, slice));
+  lastSlice: JobStore['lastSlice'] = (jobId) => this.call('lastSlice', () => this.inner.lastSlice(jobId));
   stop: JobStore['stop'] = (jobId) => this.call('stop', () => this.inner.stop(jobId));
   readShard: JobStore['readShard'] = (jobId, n) => this.call('readShard', () => this.inner.readShard(jobId, n));
   dropShard: JobStore['dropShard'] = (jobId, n) => this.call('dropShard', () => this.inner.dropShard(jobId, n));
