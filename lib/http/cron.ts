@@ -1,4 +1,3 @@
-import { z } from 'zod';
 import { CRON_SLICE_BUDGET_MS } from './api-limits.js';
 import { sliceDispatcher } from '../dispatch/active-dispatcher.js';
 import { inventoryDb } from './inventory-context.js';
@@ -8,13 +7,11 @@ import { ConfigError, type FactoryConfig } from '../config/factory-config.js';
 import { isFactoryError, RequestError } from '../core/errors.js';
 import { DEFAULT_DUE_SYNC_LIMITS, startDueSyncs, type DueSyncsResult } from '../inventory/due-syncs.js';
 import { advanceSync, type SyncRuntime } from '../inventory/sync-driver.js';
+import { staleSyncIds } from '../inventory/stale-syncs.js';
 import { claimNextSlice } from '../inventory/sync-slices.js';
 import { createLogger } from '../utils/logger.js';
 
 const log = createLogger('http:cron');
-
-/** A running sync whose row has not moved for this long has lost its driver (a function cut off, a worker killed). */
-export const STALE_SYNC_MS = 120_000;
 
 /** Slices a tick runs at once: each holds a sitemap parse and a few connections. */
 const CRON_SLICE_CONCURRENCY = 4;
@@ -45,18 +42,6 @@ export interface CronSummary {
   advanced: Array<{ syncId: string; siteId: string; state: string }>;
   skipped: number;
   failed: Array<{ siteId?: string; syncId?: string; kind: string; message: string }>;
-}
-
-async function staleSyncs(runtime: SyncRuntime, exclude: ReadonlySet<string>, limit: number): Promise<string[]> {
-  const rows = await runtime.db.query(
-    `SELECT sync_id AS "syncId" FROM syncs WHERE state = 'running' AND updated_at < now() - $1::double precision * interval '1 millisecond'
-     ORDER BY updated_at LIMIT $2`,
-    [STALE_SYNC_MS, limit + exclude.size],
-  );
-  return rows
-    .map((row) => z.string().parse(row.syncId))
-    .filter((syncId) => !exclude.has(syncId))
-    .slice(0, limit);
 }
 
 // A pool of CRON_SLICE_CONCURRENCY workers, each taking the next sync while the start window is open.
@@ -93,7 +78,7 @@ export async function cronTick(context: ServiceContext, signal: AbortSignal): Pr
   const due = await startDueSyncs(runtime, DEFAULT_DUE_SYNC_LIMITS);
   const summary: CronSummary = { started: due.started, advanced: [], skipped: due.skipped, failed: [...due.failed] };
   const startedIds = due.started.map((started) => started.syncId);
-  const stale = await staleSyncs(runtime, new Set(startedIds), Math.max(0, CRON_MAX_ADVANCES - startedIds.length));
+  const stale = await staleSyncIds(runtime.db, { exclude: new Set(startedIds), limit: Math.max(0, CRON_MAX_ADVANCES - startedIds.length) });
   await advanceEach(runtime, [...startedIds, ...stale], signal, summary);
   log.info({ event: 'cron_tick', started: summary.started.length, advanced: summary.advanced.length, skipped: summary.skipped }, 'cron tick');
   return summary;

@@ -1,11 +1,10 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { z } from 'zod';
 import { hasInventory } from './background-syncs.js';
 import { sliceDispatcher } from '../dispatch/active-dispatcher.js';
-import { STALE_SYNC_MS } from './cron.js';
 import { inventoryDb } from './inventory-context.js';
 import { serviceContext } from './service.js';
 import { DEFAULT_DUE_SYNC_LIMITS, startDueSyncs } from '../inventory/due-syncs.js';
+import { staleSyncIds } from '../inventory/stale-syncs.js';
 import type { SyncRuntime } from '../inventory/sync-driver.js';
 import { createLogger } from '../utils/logger.js';
 
@@ -16,11 +15,7 @@ export const SCHEDULE_TICK_MS = 30_000;
 
 // Running syncs whose row has not moved for a lease: their background drive failed, so this process takes them up again.
 async function adoptStale(runtime: SyncRuntime): Promise<void> {
-  const rows = await runtime.db.query(
-    `SELECT sync_id AS "syncId" FROM syncs WHERE state = 'running' AND updated_at < now() - $1::double precision * interval '1 millisecond'`,
-    [STALE_SYNC_MS],
-  );
-  for (const row of rows) await sliceDispatcher().continueSync(runtime, z.string().parse(row.syncId));
+  for (const syncId of await staleSyncIds(runtime.db)) await sliceDispatcher().continueSync(runtime, syncId);
 }
 
 // One tick; true when it started a full batch, so more may be due at once (a fleet's first tick after a pause).

@@ -4,6 +4,7 @@ import { removeWhatIsGone } from './removal.js';
 import { readSiteValidators, replaceSiteValidators } from './site-validators.js';
 import type { Sync } from './schemas.js';
 import { getSite, SiteOptionsSchema } from './sites.js';
+import { withSyncHeartbeat } from './stale-syncs.js';
 import { appliedShards, conflictWith, finishSync, getSync, insertSync, recordJobStatus, runningSync } from './syncs.js';
 import { isFactoryError } from '../core/errors.js';
 import { createJob, getJobStatus, readJobShardEntries, runSlice, stopJob } from '../factory/jobs/index.js';
@@ -120,8 +121,8 @@ async function settle(runtime: SyncRuntime, sync: Sync, status: JobStatus, error
 export async function advanceSync(runtime: SyncRuntime, syncId: string, options: AdvanceOptions): Promise<Sync> {
   const sync = await getSync(runtime.db, syncId);
   if (sync.state !== 'running') return sync;
-  let status = await jobStatusOrNull(runtime.store, sync.jobId);
-  if (status === null) {
+  const found = await jobStatusOrNull(runtime.store, sync.jobId);
+  if (found === null) {
     await finishSync(
       runtime.db,
       syncId,
@@ -130,8 +131,11 @@ export async function advanceSync(runtime: SyncRuntime, syncId: string, options:
     );
     return getSync(runtime.db, syncId);
   }
-  if (status.state === 'running') status = await runSlice(runtime.store, sync.jobId, { ...options, net: runtime.net });
-  const complete = await applyPending(runtime, sync, status);
+  // The step moves the sync's row as it goes: however long it reads and applies, it is not taken for a lost one.
+  const { status, complete } = await withSyncHeartbeat(runtime.db, syncId, async () => {
+    const sliced = found.state === 'running' ? await runSlice(runtime.store, sync.jobId, { ...options, net: runtime.net }) : found;
+    return { status: sliced, complete: await applyPending(runtime, sync, sliced) };
+  });
   const errors = await jobErrors(runtime.store, sync.jobId);
   await recordJobStatus(runtime.db, syncId, status, errors);
   await settle(runtime, sync, status, errors, complete);
