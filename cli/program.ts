@@ -106,7 +106,7 @@ function registerCommands(program: Command, run: (action: () => Promise<Action>)
       .command('worker')
       .summary("run sync slices from the pg-boss queue in the inventory's Postgres, and start due scheduled syncs")
       .option('--concurrency <n>', 'slices this process runs at once (default 8)')
-      .option('--per-host <n>', 'slices of one site host this process runs at once (default 2)')
+      .option('--per-host <n>', 'slices of one site host running at once across every worker on the database (default 2)')
       .option('--db <url>', 'inventory: a postgres:// URL (default DATABASE_URL); PGlite is refused'),
   ).option('-v, --verbose', 'structured logs on stderr');
   worker.addHelpText(

@@ -1,21 +1,64 @@
-/** At most `perHost` slices of one site host at once in this process: politeness towards each site, per worker. */
+import pg from 'pg';
+import { z } from 'zod';
+import { toDatabaseFailure } from '../../inventory/db-errors.js';
+
+/** What running `work` in a host's slot gave: its value, or `busy` when every slot of the host is held. */
+export type SlotOutcome<T> = { ran: true; value: T } | { ran: false };
+
+const TakenSchema = z.object({ taken: z.boolean() });
+
+/**
+ * At most `perHost` slices of one site host at once across every worker on one database: slot `i` of a host is a
+ * session advisory lock on (the host's key, i), held on a connection of this class's own pool for as long as the
+ * slice runs. A worker killed mid-slice loses its connection, and Postgres frees its slots at once: no lease to wait out.
+ * `scope` (the queue's name: one per inventory schema) keeps inventories sharing a database apart. Two hosts whose
+ * keys hash alike share their slots: politeness errs on the side of fewer requests.
+ */
 export class HostSlots {
-  private readonly busy = new Map<string, number>();
+  private readonly pool: pg.Pool;
 
-  constructor(private readonly perHost: number) {}
-
-  /** Takes a slot of `host`, or says no when all of them are taken. */
-  tryTake(host: string): boolean {
-    const taken = this.busy.get(host) ?? 0;
-    if (taken >= this.perHost) return false;
-    this.busy.set(host, taken + 1);
-    return true;
+  constructor(
+    databaseUrl: string,
+    private readonly scope: string,
+    private readonly perHost: number,
+    connections: number,
+  ) {
+    this.pool = new pg.Pool({ connectionString: databaseUrl, max: Math.max(1, connections), application_name: 'crawler-factory-host-slots' });
+    // An idle connection's error (a server restart) must not crash the worker; the next slice connects again.
+    this.pool.on('error', () => undefined);
   }
 
-  /** Gives back a slot taken by `tryTake`. */
-  release(host: string): void {
-    const taken = (this.busy.get(host) ?? 1) - 1;
-    if (taken <= 0) this.busy.delete(host);
-    else this.busy.set(host, taken);
+  /** Runs `work` holding one of `host`'s slots, or answers `busy` at once (without running it) when all are held. */
+  async withSlot<T>(host: string, work: () => Promise<T>): Promise<SlotOutcome<T>> {
+    const client = await this.pool.connect().catch((error: unknown) => {
+      throw toDatabaseFailure(error);
+    });
+    const key = `crawler-factory:host:${this.scope}:${host}`;
+    // A connection whose locks cannot be told apart any more (a query on it failed) is destroyed, which frees them.
+    let broken: Error | undefined;
+    const onConnection = async (sql: string, slot: number) => {
+      try {
+        return TakenSchema.safeParse((await client.query(sql, [key, slot])).rows[0]);
+      } catch (error) {
+        broken = error instanceof Error ? error : new Error(String(error));
+        throw toDatabaseFailure(error);
+      }
+    };
+    let held: number | null = null;
+    try {
+      for (let slot = 0; slot < this.perHost && held === null; slot += 1) {
+        const taken = await onConnection('SELECT pg_try_advisory_lock(hashtext($1), $2) AS taken', slot);
+        if (taken.success && taken.data.taken) held = slot;
+      }
+      if (held === null) return { ran: false };
+      return { ran: true, value: await work() };
+    } finally {
+      if (held !== null) await onConnection('SELECT pg_advisory_unlock(hashtext($1), $2) AS taken', held).catch(() => undefined);
+      client.release(broken);
+    }
+  }
+
+  close(): Promise<void> {
+    return this.pool.end();
   }
 }

@@ -26,7 +26,7 @@ export interface PgBossEngineOptions {
   runtime: () => Promise<SyncRuntime>;
   /** Slices this process runs at once; 0 only queues (a process that serves but does not work). */
   concurrency: number;
-  /** Slices of one site host this process runs at once. */
+  /** Slices of one site host running at once across every worker on this database. */
   perHost: number;
 }
 
@@ -75,15 +75,17 @@ async function startBoss(options: PgBossEngineOptions, queues: SliceQueues): Pro
 
 /**
  * Starts the pg-boss engine on the inventory's Postgres: sync slices become jobs of a `short` queue (one waiting slice
- * per sync), `concurrency` workers take them, at most `perHost` per site host here, and slices that failed every
+ * per sync), `concurrency` workers take them, at most `perHost` per site host across the fleet, and slices that failed every
  * retry end their sync `failed` through the dead-letter queue. A database that cannot be reached is `store_unavailable`.
  */
 export async function startPgBossEngine(options: PgBossEngineOptions): Promise<SliceDispatcher> {
   const queues = await sliceQueues((await options.runtime()).db);
   const boss = await startBoss(options, queues);
   const controller = new AbortController();
+  // One connection per slice in flight holds its host's slot.
+  const hosts = new HostSlots(options.databaseUrl, queues.slices, options.perHost, options.concurrency);
   try {
-    const base = { boss, queues, settings: options.settings, runtime: options.runtime, hosts: new HostSlots(options.perHost), signal: controller.signal };
+    const base = { boss, queues, settings: options.settings, runtime: options.runtime, hosts, signal: controller.signal };
     for (let slot = 0; slot < options.concurrency; slot += 1) {
       const context: SliceJobContext = { ...base, workerId: `${hostname()}:${process.pid}:${slot}` };
       await boss.work(queues.slices, { batchSize: 1, pollingIntervalSeconds: POLL_SECONDS }, async ([job]) => (job ? runSliceJob(context, job) : undefined));
@@ -96,6 +98,7 @@ export async function startPgBossEngine(options: PgBossEngineOptions): Promise<S
     }
   } catch (error) {
     await boss.stop({ graceful: false, wait: false }).catch(() => undefined);
+    await hosts.close().catch(() => undefined);
     throw toDatabaseFailure(error);
   }
   return {
@@ -105,6 +108,7 @@ export async function startPgBossEngine(options: PgBossEngineOptions): Promise<S
     stop: async () => {
       controller.abort(new Error('the worker is stopping'));
       await boss.stop({ graceful: true, wait: true, timeout: STOP_TIMEOUT_MS });
+      await hosts.close();
     },
   };
 }

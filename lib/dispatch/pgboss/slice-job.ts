@@ -42,24 +42,19 @@ async function runningSyncHost(runtime: SyncRuntime, syncId: string): Promise<st
 
 /**
  * Runs one slice of a sync, then queues the next while this job is still active (so a worker killed in between leaves
- * this job to expire and be retried, never a sync with no job). A host whose slots are all taken here puts the slice
- * back for a moment. A throw fails the job: pg-boss retries it with backoff, then dead-letters it.
+ * this job to expire and be retried, never a sync with no job). A host whose slots are all held, by this worker or
+ * another, puts the slice back for a moment. A throw fails the job: pg-boss retries it with backoff, then dead-letters it.
  */
 export async function runSliceJob(context: SliceJobContext, job: PgBoss.Job<unknown>): Promise<void> {
   const { syncId } = SliceJobSchema.parse(job.data);
   const runtime = await context.runtime();
   const host = await runningSyncHost(runtime, syncId);
   if (host === null) return;
-  if (!context.hosts.tryTake(host)) {
-    await sendSlice(context.boss, context, { syncId, startAfterSeconds: HOST_BUSY_DELAY_SECONDS });
-    return;
-  }
-  try {
+  const outcome = await context.hosts.withSlot(host, async () => {
     const sync = await advanceSync(runtime, syncId, { budgetMs: SLICE_BUDGET_MS, signal: context.signal, workerId: context.workerId });
     if (sync.state === 'running') await sendSlice(context.boss, context, { syncId });
-  } finally {
-    context.hosts.release(host);
-  }
+  });
+  if (!outcome.ran) await sendSlice(context.boss, context, { syncId, startAfterSeconds: HOST_BUSY_DELAY_SECONDS });
 }
 
 // What pg-boss keeps of the last failure (a serialised Error, or its own expiry message under `value`).
