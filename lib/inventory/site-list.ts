@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { pageLimitSchema } from './page-limit.js';
 import type { InventoryDb } from './db.js';
 import { SiteSummarySchema, parseRows, type SiteSummary } from './schemas.js';
 import { SITE_COLUMNS } from './sql-columns.js';
@@ -20,12 +21,7 @@ export const SiteListQuerySchema = z
       .max(200)
       .optional()
       .transform((q) => (q === '' ? undefined : q)),
-    limit: z
-      .string()
-      .regex(/^\d{1,4}$/, 'limit is a whole number')
-      .transform(Number)
-      .pipe(z.number().int().min(1).max(MAX_SITE_PAGE))
-      .optional(),
+    limit: pageLimitSchema(MAX_SITE_PAGE).optional(),
     cursor: z.string().max(400).optional(),
   })
   .strict();

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { pageLimitSchema } from './page-limit.js';
 import type { InventoryDb } from './db.js';
 import { HistoryRowSchema, UrlRowSchema, parseRows, type HistoryRow, type UrlRow } from './schemas.js';
 import { URL_COLUMNS } from './sql-columns.js';
@@ -29,12 +30,7 @@ export const UrlQuerySchema = z
       .enum(['true', 'false'])
       .transform((value) => value === 'true')
       .optional(),
-    limit: z
-      .string()
-      .regex(/^\d{1,4}$/, 'limit is a whole number')
-      .transform(Number)
-      .pipe(z.number().int().min(1).max(MAX_PAGE))
-      .optional(),
+    limit: pageLimitSchema(MAX_PAGE).optional(),
     cursor: z.string().max(4_000).optional(),
   })
   .strict();
