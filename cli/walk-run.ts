@@ -53,21 +53,15 @@ class Formatter {
     const entries = event.items as SitemapEntry[];
     if (this.format === 'ndjson') {
       // What stringifying `{ type: 'url', ...entry }` writes, without copying every entry into a new object first.
-      for (const entry of entries) {
-        writeEntryJson(rows, entry, NDJSON_URL_LEAD);
-        rows.byte(LF);
-      }
-    } else if (this.format === 'csv') {
-      for (const entry of entries) {
-        writeCsvRow(rows, entry);
-        rows.bytes(CRLF);
-      }
-    } else {
-      for (const entry of entries) {
-        rows.bytes(this.first ? LF_BYTES : COMMA_LF);
-        this.first = false;
+      rows.batch(entries, writeNdjsonRow);
+    } else if (this.format === 'csv') rows.batch(entries, writeCsvRow);
+    else {
+      const opening = this.first ? LF_BYTES : COMMA_LF;
+      this.first = false;
+      rows.batch(entries, (rows, entry, index) => {
+        rows.bytes(index === 0 ? opening : COMMA_LF);
         writeEntryJson(rows, entry, JSON_ENTRY_LEAD);
-      }
+      });
     }
     return rows.take();
   }
@@ -84,8 +78,12 @@ class Formatter {
 
 const LF = 0x0a;
 const LF_BYTES = ascii('\n');
-const CRLF = ascii('\r\n');
 const COMMA_LF = ascii(',\n');
+
+function writeNdjsonRow(rows: RowBytes, entry: SitemapEntry): void {
+  writeEntryJson(rows, entry, NDJSON_URL_LEAD);
+  rows.byte(LF);
+}
 
 function eventsOf(format: OutputFormat, input: Input, options: WalkCallOptions): AsyncGenerator<WalkEvent<unknown>> {
   const call = { ...options, readLocalFiles: input.local };

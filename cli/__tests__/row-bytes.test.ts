@@ -60,9 +60,37 @@ describe('RowBytes', () => {
       expect(written((rows) => writeEntryJson(rows, entry, JSON_ENTRY_LEAD))).toEqual(Buffer.from(JSON.stringify(entry), 'utf8'));
       expect(written((rows) => writeEntryJson(rows, entry, NDJSON_URL_LEAD))).toEqual(Buffer.from(JSON.stringify({ type: 'url', ...entry }), 'utf8'));
       const { loc, lastmod, changefreq, priority, locale, source } = entry;
-      const csv = [loc, lastmod, changefreq, priority, locale, source].map((value) => csvField(value)).join(',');
+      const csv = `${[loc, lastmod, changefreq, priority, locale, source].map((value) => csvField(value)).join(',')}\r\n`;
       expect(written((rows) => writeCsvRow(rows, entry))).toEqual(Buffer.from(csv, 'utf8'));
     });
+  });
+
+  it('writes a batch as row by row: groups of plain rows, a group with one value to escape, the groups after it', () => {
+    // 2,500 plain entries (25 groups) with a hostile one at 150, so the batch takes the fast path, the fallback for
+    // group 2, the groups written checked after it and the fast path again; then every hostile entry among plain ones.
+    const plain = (index: number): SitemapEntry => ({ ...entryOf('x', 1), loc: `https://example.com/p/${index}?a=1&b=2`, lastmod: '2024-01-01', locale: null });
+    const entries = Array.from({ length: 2_500 }, (_, index) => (index === 150 ? entryOf(HOSTILE[2] as string, 2) : plain(index)));
+    HOSTILE.forEach((text, index) => entries.push(entryOf(text, index), plain(index)));
+    const jsonRows = entries.map((entry) => JSON.stringify(entry));
+    const csvRow = ({ loc, lastmod, changefreq, priority, locale, source }: SitemapEntry) =>
+      `${[loc, lastmod, changefreq, priority, locale, source].map((value) => csvField(value)).join(',')}\r\n`;
+    const ndjson = written((rows) =>
+      rows.batch(entries, (rows, entry) => {
+        writeEntryJson(rows, entry, NDJSON_URL_LEAD);
+        rows.byte(0x0a);
+      }),
+    );
+    expect(ndjson.toString('utf8')).toBe(entries.map((entry) => `${JSON.stringify({ type: 'url', ...entry })}\n`).join(''));
+    const json = written((rows) =>
+      rows.batch(entries, (rows, entry, index) => {
+        if (index > 0) rows.byte(0x2c);
+        writeEntryJson(rows, entry, JSON_ENTRY_LEAD);
+      }),
+    );
+    expect(json.toString('utf8')).toBe(jsonRows.join(','));
+    // Compared as bytes: a lone surrogate is U+FFFD in both, which the strings would not show.
+    const csv = written((rows) => rows.batch(entries, writeCsvRow));
+    expect(csv.equals(Buffer.from(entries.map(csvRow).join(''), 'utf8'))).toBe(true);
   });
 
   it('never overwrites bytes it handed out until they are given back', () => {
