@@ -65,3 +65,9 @@ stdout.on('data', (chunk) => (help += chunk.toString()));
 const io = { stdin: Readable.from([]), stdout, stderr: new PassThrough(), env: process.env, stderrIsTTY: false };
 if ((await main(['--help'], io)) !== 0 || help === '') throw new Error('build: rendering the help failed');
 writeFileSync(new URL('../dist/cli/help.txt', import.meta.url), help);
+
+// The fresh PGlite database a new inventory folder is unpacked from (dist/pglite/), so its first open costs about 2 s
+// and 340 MB instead of initdb's tens of seconds and 750 MB (lib/inventory/pglite-initdb.ts).
+const { writePgliteTemplate } = await import('../dist/lib/inventory/pglite-initdb.js');
+const { PGLITE_START_PARAMS } = await import('../dist/lib/inventory/pglite-db.js');
+await writePgliteTemplate(PGLITE_START_PARAMS);

@@ -1,5 +1,6 @@
 // Opening a PGlite folder: a new database is built by a child process (a fresh folder, or one left by an init cut
-// short), with the embedded writer's memory settings, and what was written is there on the next open.
+// short), with the embedded writer's memory settings, and what was written is there on the next open. A template made
+// by this PGlite with these settings is what a new folder is unpacked from; one made otherwise is left alone.
 import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -7,6 +8,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LOCK_FILE_NAME } from '../db-lock.js';
 import { openInventoryDb } from '../open-db.js';
+import { PGLITE_START_PARAMS } from '../pglite-db.js';
+import { initdbOnce, pgliteVersion, writePgliteTemplate } from '../pglite-initdb.js';
 import { createSite, getSite } from '../sites.js';
 
 /** initdb in WebAssembly, in a child process: tens of seconds on this shared machine under load. */
@@ -47,5 +50,40 @@ describe('opening a PGlite folder', () => {
     } finally {
       await again.close();
     }
+  });
+
+  it('unpacks a new folder from a template made with these settings, and refuses to build one from a broken template', { timeout: INITDB_MS }, async () => {
+    const templates = join(work, 'template');
+    await writePgliteTemplate(PGLITE_START_PARAMS, templates);
+    const dir = join(work, 'from-template');
+    await mkdir(dir);
+    await initdbOnce(dir, PGLITE_START_PARAMS, templates);
+    const db = await openInventoryDb({ dataDir: dir });
+    try {
+      const [setting] = await db.query(`SELECT setting FROM pg_settings WHERE name = 'shared_buffers'`);
+      expect(setting).toEqual({ setting: '2048' });
+      await createSite(db, { rootUrl: 'https://unpacked.example/', siteId: 'unpacked' });
+      expect(await getSite(db, 'unpacked')).toMatchObject({ rootUrl: 'https://unpacked.example/' });
+    } finally {
+      await db.close();
+    }
+    // A fitting template is what the folder is made from: a broken one fails the open, leaving no database behind.
+    await writeFile(join(templates, 'template.tar.gz'), 'not a tarball');
+    const broken = join(work, 'from-broken');
+    await mkdir(broken);
+    await expect(initdbOnce(broken, PGLITE_START_PARAMS, templates)).rejects.toThrow(/unpacking the template/);
+    expect(existsSync(join(broken, 'PG_VERSION'))).toBe(false);
+  });
+
+  it('leaves a template made with other settings alone and runs initdb', { timeout: INITDB_MS }, async () => {
+    const templates = join(work, 'other-template');
+    await mkdir(templates, { recursive: true });
+    await writeFile(join(templates, 'template.tar.gz'), 'not a tarball either');
+    const otherParams = [...PGLITE_START_PARAMS.filter((param) => param !== 'shared_buffers=16MB'), 'shared_buffers=32MB'];
+    await writeFile(join(templates, 'template.json'), JSON.stringify({ pgliteVersion: pgliteVersion(), startParams: otherParams }));
+    const dir = join(work, 'initdb-instead');
+    await mkdir(dir);
+    await initdbOnce(dir, PGLITE_START_PARAMS, templates);
+    expect(existsSync(join(dir, 'PG_VERSION'))).toBe(true);
   });
 });
