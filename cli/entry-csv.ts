@@ -1,4 +1,5 @@
 import type { SitemapEntry } from '../lib/index.js';
+import { frequencyPriorityCache } from './frequency-priority.js';
 import { csvField, type RowBytes } from './row-bytes.js';
 
 const COMMA = 0x2c;
@@ -17,24 +18,8 @@ export function writeCsvRow(rows: RowBytes, entry: SitemapEntry): void {
   rows.bytes(sourceBytes(entry.source));
 }
 
-// A sitemap's changefreqs (seven words) and priorities (a handful of values) make few pairs: each pair's fields (with
-// the commas around them) are encoded once (bounded: cleared when full).
-const frequencies = new Map<string | null, Map<number | null, Uint8Array>>();
-function frequencyAndPriority(changefreq: string | null, priority: number | null): Uint8Array {
-  let priorities = frequencies.get(changefreq);
-  if (priorities === undefined) {
-    if (frequencies.size >= 16) frequencies.clear();
-    priorities = new Map();
-    frequencies.set(changefreq, priorities);
-  }
-  let bytes = priorities.get(priority);
-  if (bytes === undefined) {
-    if (priorities.size >= 256) priorities.clear();
-    bytes = Buffer.from(`,${csvField(changefreq)},${csvField(priority)},`, 'utf8');
-    priorities.set(priority, bytes);
-  }
-  return bytes;
-}
+// A row's changefreq and priority, with the commas around them.
+const frequencyAndPriority = frequencyPriorityCache((changefreq, priority) => `,${csvField(changefreq)},${csvField(priority)},`);
 
 // Every row of a sitemap has its source: the field (with the comma before it and the line end) is encoded once per
 // sitemap, not per row.

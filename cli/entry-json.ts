@@ -1,4 +1,5 @@
 import type { SitemapEntry } from '../lib/index.js';
+import { frequencyPriorityCache } from './frequency-priority.js';
 import { ascii, type RowBytes } from './row-bytes.js';
 
 /** The opening of an NDJSON `url` row (`{ type: 'url', ...entry }` stringified), up to the loc's value. */
@@ -55,25 +56,11 @@ export function writeEntryJson(rows: RowBytes, entry: SitemapEntry, lead: Uint8A
   rows.bytes(tail.pathPrefix);
 }
 
-// A sitemap's changefreqs (seven words) and priorities (a handful of values) make few pairs: each pair's members are
-// encoded once (bounded: cleared when full).
-const frequencies = new Map<string | null, Map<number | null, Uint8Array>>();
-function frequencyAndPriority(changefreq: string | null, priority: number | null): Uint8Array {
-  let priorities = frequencies.get(changefreq);
-  if (priorities === undefined) {
-    if (frequencies.size >= 16) frequencies.clear();
-    priorities = new Map();
-    frequencies.set(changefreq, priorities);
-  }
-  let bytes = priorities.get(priority);
-  if (bytes === undefined) {
-    if (priorities.size >= 256) priorities.clear();
-    // JSON has no NaN or Infinity: JSON.stringify writes null for them, as it does for a null priority.
-    bytes = Buffer.from(`,"changefreq":${JSON.stringify(changefreq)},"priority":${JSON.stringify(priority)}`, 'utf8');
-    priorities.set(priority, bytes);
-  }
-  return bytes;
-}
+// A row's changefreq and priority members. JSON has no NaN or Infinity: JSON.stringify writes null for them, as it does
+// for a null priority.
+const frequencyAndPriority = frequencyPriorityCache(
+  (changefreq, priority) => `,"changefreq":${JSON.stringify(changefreq)},"priority":${JSON.stringify(priority)}`,
+);
 
 /** The members after the news block (or before it, for `plainSource`), for one source, depth and path prefix. */
 interface Tail {
