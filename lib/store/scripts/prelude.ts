@@ -21,21 +21,32 @@ local NUMBER_FIELDS = {'urlsFound', 'shardsWritten', 'sitemapsDone', 'roots', 'r
 local FIXED = {maxSitemaps = true, maxUrls = true, expiresAt = true}
 local fixed = {}
 
+-- The job's state, read with check() (or on first use) and kept as the step changes it (set_state).
+local current_state
+
 -- One HMGET on the common path (every script starts here); EXISTS only to tell a missing job from a foreign hash.
 local function check()
-  local values = redis.call('HMGET', STATUS, 'v', unpack(NUMBER_FIELDS))
+  local values = redis.call('HMGET', STATUS, 'v', 'state', unpack(NUMBER_FIELDS))
   if values[1] ~= '${RECORD_VERSION}' then
     if redis.call('EXISTS', STATUS) == 0 then return {'not_found'} end
     return {'foreign'}
   end
   for i, field in ipairs(NUMBER_FIELDS) do
-    if not tonumber(values[i + 1]) then return {'corrupt', field} end
-    if FIXED[field] then fixed[field] = values[i + 1] end
+    if not tonumber(values[i + 2]) then return {'corrupt', field} end
+    if FIXED[field] then fixed[field] = values[i + 2] end
   end
+  current_state = values[2]
   return nil
 end
 
-local function state() return redis.call('HGET', STATUS, 'state') end
+local function state()
+  if current_state == nil then current_state = redis.call('HGET', STATUS, 'state') end
+  return current_state
+end
+local function set_state(st)
+  redis.call('HSET', STATUS, 'state', st)
+  current_state = st
+end
 local function field_text(field)
   if FIXED[field] and fixed[field] then return fixed[field] end
   return redis.call('HGET', STATUS, field)
@@ -47,16 +58,20 @@ local function lease_key(id) return PREFIX .. 'lease:' .. id end
 -- never moves and a write keeps a key's expiry, so only the keys written in this step need it (a key emptied and
 -- written again is a new key): write() notes them, touch() sets it on those alone, not on every key of the job.
 -- STATUS is written with redis.call: only CREATE_JOB creates it (with write), and every other script's writes
--- come after check() found it.
+-- come after check() found it. stamp() asks for \`updatedAt\`, which touch() writes once however many steps asked.
 local written = {}
+local stamp_due = false
 local function write(command, key, ...)
   written[key] = true
   return redis.call(command, key, ...)
 end
+local function stamp() stamp_due = true end
 local function touch()
   local at = field_text('expiresAt')
   for key in pairs(written) do redis.call('PEXPIREAT', key, at) end
   written = {}
+  if stamp_due then redis.call('HSET', STATUS, 'updatedAt', NOW) end
+  stamp_due = false
   return at
 end
 
@@ -87,9 +102,7 @@ end
 
 -- Cheapest test first: while work is queued (most steps) it is one call.
 local function settle()
-  if redis.call('LLEN', PENDING) == 0 and redis.call('SCARD', ACTIVE) == 0 and state() == 'running' then
-    redis.call('HSET', STATUS, 'state', 'done')
-  end
+  if redis.call('LLEN', PENDING) == 0 and redis.call('SCARD', ACTIVE) == 0 and state() == 'running' then set_state('done') end
 end
 
 -- args[from..] holds pairs (identity key or '', work JSON); the visited set decides what is new.
