@@ -105,24 +105,41 @@ local function settle()
   if redis.call('LLEN', PENDING) == 0 and redis.call('SCARD', ACTIVE) == 0 and state() == 'running' then set_state('done') end
 end
 
--- args[from..] holds pairs (identity key or '', work JSON); the visited set decides what is new.
+-- args[from..] holds pairs (identity key or '', work JSON); the visited set decides what is new. Below the limit,
+-- SADD's reply tells a new key from a duplicate; at the limit, SISMEMBER tells a duplicate from a refusal. The ids
+-- are counted here and \`nextId\` written once; new work goes in by one HSET and one RPUSH per 500.
 local function enqueue(args, from)
-  local max = number_field('maxSitemaps')
+  local max, next_id = number_field('maxSitemaps'), number_field('nextId')
+  local visited = redis.call('SCARD', VISITED)
   local added, dups, rejected = 0, 0, 0
+  local fields, ids = {}, {}
+  local function flush()
+    if #ids == 0 then return end
+    write('HSET', ITEMS, unpack(fields))
+    write('RPUSH', PENDING, unpack(ids))
+    fields, ids = {}, {}
+  end
   for i = from, #args, 2 do
-    local key = args[i]
-    if key ~= '' and redis.call('SISMEMBER', VISITED, key) == 1 then
-      dups = dups + 1
-    elseif key ~= '' and redis.call('SCARD', VISITED) >= max then
-      rejected = rejected + 1
+    local key, verdict = args[i], 'new'
+    if key ~= '' and visited >= max then
+      verdict = redis.call('SISMEMBER', VISITED, key) == 1 and 'duplicate' or 'rejected'
+    elseif key ~= '' then
+      if write('SADD', VISITED, key) == 1 then visited = visited + 1 else verdict = 'duplicate' end
+    end
+    if verdict == 'duplicate' then dups = dups + 1
+    elseif verdict == 'rejected' then rejected = rejected + 1
     else
-      if key ~= '' then write('SADD', VISITED, key) end
-      local id = redis.call('HINCRBY', STATUS, 'nextId', 1)
-      write('HSET', ITEMS, id, args[i + 1])
-      write('RPUSH', PENDING, id)
+      next_id = next_id + 1
+      local id = string.format('%d', next_id)
+      fields[#fields + 1] = id
+      fields[#fields + 1] = args[i + 1]
+      ids[#ids + 1] = id
       added = added + 1
+      if #ids >= 500 then flush() end
     end
   end
+  flush()
+  if added > 0 then redis.call('HSET', STATUS, 'nextId', string.format('%d', next_id)) end
   return added, dups, rejected
 end
 
