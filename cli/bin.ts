@@ -30,9 +30,16 @@ for (const stream of [process.stdout, process.stderr]) {
   });
 }
 
+// The module that runs these arguments: a command's bundle when it has one, else the program's modules.
+function entryFor([command, subcommand]: string[]): string {
+  if (command === 'walk') return './walk-main.js';
+  if (command === 'job' && subcommand === 'run') return './job-main.js';
+  return './main.js';
+}
+
 const args = process.argv.slice(2);
 const quick = quickAnswer(args);
 if (quick !== null) process.stdout.write(quick);
-// `walk` loads its bundle (the program with walk's whole code path in one file, scripts/build.mjs), anything else the
-// modules one by one; both are the same program.
-else process.exitCode = await (await import(args[0] === 'walk' ? './walk-main.js' : './main.js')).main(args);
+// `walk` and `job run` load their bundles (the program with the command's whole code path in one file,
+// scripts/build.mjs), anything else the modules one by one; all are the same program.
+else process.exitCode = await (await import(entryFor(args))).main(args);

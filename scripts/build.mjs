@@ -15,45 +15,49 @@ chmodSync(new URL('../dist/cli/bin.js', import.meta.url), 0o755);
 // public/ stays the one source of the console (Vercel serves it as the static output); the package ships a copy.
 cpSync(new URL('../public/', import.meta.url), new URL('../dist/public/', import.meta.url), { recursive: true });
 
-// `walk`'s bundle: cli/walk-main.ts and everything it reaches (lib/, zod, undici, pino, ...) in one ESM file over tsc's
-// one, which cli/bin.js loads for `walk`. The other commands' modules stay outside (imported from dist/cli/commands/ as
-// before), so the bundle holds walk's path only. pino is safe to bundle: the logger writes through pino.destination
-// (sync), never a worker-thread transport loaded by path (the same reasoning as scripts/bundle.mjs).
+// `walk`'s and `job run`'s bundles: cli/walk-main.ts (cli/job-main.ts) and everything it reaches (lib/, zod, undici,
+// pino, redis, ...) in one ESM file over tsc's one, which cli/bin.js loads for that command. The other commands'
+// modules stay outside (imported from dist/cli/commands/ as before), so each bundle holds its command's path only.
+// pino is safe to bundle: the logger writes through pino.destination (sync), never a worker-thread transport loaded
+// by path (the same reasoning as scripts/bundle.mjs).
 const { build } = await import('esbuild');
-const otherCommands = {
+const otherCommandsThan = (own) => ({
   name: 'other-commands-outside',
   setup(plugin) {
-    // Go regular expressions have no lookahead: walk.js is told apart in the callback (undefined: bundled as usual).
-    plugin.onResolve({ filter: /^\.\/commands\/[\w-]+\.js$/ }, (args) =>
-      args.path === './commands/walk.js' ? undefined : { path: args.path, external: true },
-    );
+    // Go regular expressions have no lookahead: the own command is told apart in the callback (undefined: bundled).
+    plugin.onResolve({ filter: /^\.\/commands\/[\w-]+\.js$/ }, (args) => (args.path === own ? undefined : { path: args.path, external: true }));
   },
-};
-await build({
-  absWorkingDir: fileURLToPath(new URL('..', import.meta.url)),
-  entryPoints: ['cli/walk-main.ts'],
-  outfile: 'dist/cli/walk-main.js',
-  allowOverwrite: true,
-  bundle: true,
-  platform: 'node',
-  target: 'node20',
-  format: 'esm',
-  plugins: [otherCommands],
-  banner: {
-    js: [
-      "import { createRequire as __cfCreateRequire } from 'node:module';",
-      "import { fileURLToPath as __cfFileURLToPath } from 'node:url';",
-      'const require = __cfCreateRequire(import.meta.url);',
-      'const __filename = __cfFileURLToPath(import.meta.url);',
-      "const __dirname = __cfFileURLToPath(new URL('.', import.meta.url));",
-    ].join('\n'),
-  },
-  // Less text to parse at start-up; names are kept (error names and stack traces read as in the modules).
-  minifyWhitespace: true,
-  minifySyntax: true,
-  legalComments: 'eof',
-  logLevel: 'warning',
 });
+for (const [entry, own] of [
+  ['walk-main', './commands/walk.js'],
+  ['job-main', './commands/job-run.js'],
+]) {
+  await build({
+    absWorkingDir: fileURLToPath(new URL('..', import.meta.url)),
+    entryPoints: [`cli/${entry}.ts`],
+    outfile: `dist/cli/${entry}.js`,
+    allowOverwrite: true,
+    bundle: true,
+    platform: 'node',
+    target: 'node20',
+    format: 'esm',
+    plugins: [otherCommandsThan(own)],
+    banner: {
+      js: [
+        "import { createRequire as __cfCreateRequire } from 'node:module';",
+        "import { fileURLToPath as __cfFileURLToPath } from 'node:url';",
+        'const require = __cfCreateRequire(import.meta.url);',
+        'const __filename = __cfFileURLToPath(import.meta.url);',
+        "const __dirname = __cfFileURLToPath(new URL('.', import.meta.url));",
+      ].join('\n'),
+    },
+    // Less text to parse at start-up; names are kept (error names and stack traces read as in the modules).
+    minifyWhitespace: true,
+    minifySyntax: true,
+    legalComments: 'eof',
+    logLevel: 'warning',
+  });
+}
 
 // The top-level help, rendered once by the program itself, so `crawler-factory --help` need not load it (cli/bin.ts).
 const { PassThrough, Readable } = await import('node:stream');

@@ -1,5 +1,6 @@
 import type { JobState } from '../core/types.js';
 import { Frontier, urlLimitError } from '../core/frontier.js';
+import { Fifo } from '../utils/fifo.js';
 import {
   MAX_CYCLES_KEPT,
   MAX_ERRORS_KEPT,
@@ -43,7 +44,7 @@ export interface MemoryCounters {
  * are validated on the way out exactly like Redis records.
  */
 export class MemoryJob {
-  readonly pending: string[] = [];
+  readonly pending = new Fifo<string>();
   readonly active = new Set<string>();
   readonly items = new Map<string, string>();
   readonly offsets = new Map<string, number>();
@@ -244,7 +245,7 @@ export class MemoryJob {
       if (claims > (mostClaimed?.claims ?? -1)) mostClaimed = { item: this.items.get(id) ?? '', offset: this.offsets.get(id) ?? 0, claims };
     }
     const { state, urlsFound, shardsWritten, sitemapsDone, duplicates, cycleCount, createdAt, updatedAt } = this.counters;
-    const frontier = { pending: this.pending.length, active: this.active.size, leased, fewestClaims: Math.max(fewestClaims, 0), mostClaimed };
+    const frontier = { pending: this.pending.size, active: this.active.size, leased, fewestClaims: Math.max(fewestClaims, 0), mostClaimed };
     return {
       state,
       urlsFound,
@@ -303,6 +304,6 @@ export class MemoryJob {
 
   /** Done once nothing is pending or leased. */
   settle(): void {
-    if (this.counters.state === 'running' && this.pending.length === 0 && this.active.size === 0) this.counters.state = 'done';
+    if (this.counters.state === 'running' && this.pending.size === 0 && this.active.size === 0) this.counters.state = 'done';
   }
 }

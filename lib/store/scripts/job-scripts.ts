@@ -33,6 +33,23 @@ return {'created'}
  * Returns the reply and whether it wrote (a lease, a claim count: the caller then touches the keys).
  */
 const CLAIM_FUNCTION = `
+-- The active work and the holders of its leases, read once a step and kept as the step changes them (take, and
+-- forget_active when work finishes): time stands still inside a script, so no lease expires meanwhile, and a batch
+-- of finishes claims its next work without reading every lease again.
+local active_ids, holder_of, gone = nil, {}, {}
+local function scan_active()
+  if active_ids then return end
+  active_ids = redis.call('SMEMBERS', ACTIVE)
+  -- The leases by MGET, 500 at a time (Lua's unpack has a limit): a claim looks at every piece of work in flight.
+  for from = 1, #active_ids, 500 do
+    local keys = {}
+    for i = from, math.min(from + 499, #active_ids) do keys[#keys + 1] = lease_key(active_ids[i]) end
+    local got = redis.call('MGET', unpack(keys))
+    for j = 1, #keys do holder_of[active_ids[from + j - 1]] = got[j] end
+  end
+end
+local function forget_active(id) gone[id] = true end
+
 local function claim_work(token, lease_ms, max_claims)
   local st = state()
   if st ~= 'running' then return {'halted', st} end
@@ -40,33 +57,31 @@ local function claim_work(token, lease_ms, max_claims)
     local counts = redis.call('HMGET', PROGRESS, id .. ':added', id .. ':claims')
     return {'claimed', id, redis.call('HGET', ITEMS, id), redis.call('HGET', OFFSETS, id) or '0', tonumber(counts[1] or '0'), tonumber(counts[2] or '0')}
   end
-  local function take(id)
+  local function take(id, fresh)
     redis.call('SET', lease_key(id), token, 'PX', lease_ms)
-    write('HINCRBY', PROGRESS, id .. ':claims', 1)
+    holder_of[id] = token
+    local claims = write('HINCRBY', PROGRESS, id .. ':claims', 1)
+    -- Work fresh from the queue was never claimed: it starts at offset 0 and has queued nothing.
+    if fresh then return {'claimed', id, redis.call('HGET', ITEMS, id), '0', 0, claims} end
     return claimed(id)
   end
+  scan_active()
   local free, leased, stalled = false, 0, 0
-  local active = redis.call('SMEMBERS', ACTIVE)
-  -- The leases by MGET, 500 at a time (Lua's unpack has a limit): a claim looks at every piece of work in flight.
-  local holders = {}
-  for from = 1, #active, 500 do
-    local keys = {}
-    for i = from, math.min(from + 499, #active) do keys[#keys + 1] = lease_key(active[i]) end
-    local got = redis.call('MGET', unpack(keys))
-    for j = 1, #keys do holders[from + j - 1] = got[j] end
+  for _, id in ipairs(active_ids) do
+    if not gone[id] then
+      local holder = holder_of[id]
+      if holder == token then return claimed(id) end
+      if holder then leased = leased + 1
+      elseif work_count(id, 'claims') >= max_claims then stalled = stalled + 1
+      elseif not free then free = id end
+    end
   end
-  for i, id in ipairs(active) do
-    local holder = holders[i]
-    if holder == token then return claimed(id) end
-    if holder then leased = leased + 1
-    elseif work_count(id, 'claims') >= max_claims then stalled = stalled + 1
-    elseif not free then free = id end
-  end
-  if free then return take(free), true end
+  if free then return take(free, false), true end
   local id = redis.call('LPOP', PENDING)
   if id then
     write('SADD', ACTIVE, id)
-    return take(id), true
+    active_ids[#active_ids + 1] = id
+    return take(id, true), true
   end
   if leased > 0 then return {'wait', leased} end
   if stalled > 0 then return {'stalled', stalled} end
@@ -95,28 +110,35 @@ return reply
  */
 const COMMIT_FUNCTIONS = `
 local function commit_mark(token, offset) return token .. ':' .. offset .. ':' end
-local function refusal(token, id, offset, count)
+-- lease_held: the caller read the lease already and found it \`token\`'s.
+local function refusal(token, id, offset, count, lease_held)
   local st = state()
   if st ~= 'running' then return {'halted', st} end
-  if redis.call('GET', lease_key(id)) ~= token then return lapsed(id, {'lease_lost'}) end
+  if not lease_held and redis.call('GET', lease_key(id)) ~= token then return lapsed(id, {'lease_lost'}) end
   local recorded = tonumber(redis.call('HGET', OFFSETS, id) or '0')
   if recorded ~= offset then return {'offset_mismatch', recorded} end
-  local found, max = number_field('urlsFound'), number_field('maxUrls')
-  if max > 0 and found + count > max then return {'over_limit', max - found} end
+  local max = number_field('maxUrls')
+  if max > 0 then
+    local found = number_field('urlsFound')
+    if found + count > max then return {'over_limit', max - found} end
+  end
   return nil
 end
-local function write_shard(mark, id, offset, count, json)
+-- finishing: the work ends in this step, which deletes its offset, commit mark and claim count: they are not written.
+local function write_shard(mark, id, offset, count, json, finishing)
   local max = number_field('maxUrls')
   local shard = redis.call('HINCRBY', STATUS, 'shardsWritten', 1) - 1
   local shard_key = PREFIX .. 'shard:' .. shard
   write('SET', shard_key, json)
-  write('HSET', OFFSETS, id, offset + count)
-  write('HSET', COMMITS, id, mark .. shard)
-  redis.call('HDEL', PROGRESS, id .. ':claims')
+  if not finishing then
+    write('HSET', OFFSETS, id, offset + count)
+    write('HSET', COMMITS, id, mark .. shard)
+    redis.call('HDEL', PROGRESS, id .. ':claims')
+  end
   local found = redis.call('HINCRBY', STATUS, 'urlsFound', count)
-  redis.call('HSET', STATUS, 'updatedAt', NOW)
+  stamp()
   if max > 0 and found >= max then
-    redis.call('HSET', STATUS, 'state', 'done')
+    set_state('done')
     push_errors({'${URL_LIMIT_JSON[0]}' .. max .. '${URL_LIMIT_JSON[1]}'})
   end
   return shard, found
@@ -185,13 +207,14 @@ local function finish_one(A)
     local mark = commit_mark(token, A[7])
     local last = redis.call('HGET', COMMITS, id)
     if not (last and string.sub(last, 1, #mark) == mark) then
-      if refusal(token, id, offset, count) then return {'shard_refused'} end
-      write_shard(mark, id, offset, count, A[9])
+      if refusal(token, id, offset, count, true) then return {'shard_refused'} end
+      write_shard(mark, id, offset, count, A[9], true)
     end
   end
   local errors, last = {}, 18 + tonumber(A[18])
   for i = 19, last do errors[#errors + 1] = A[i] end
   redis.call('SREM', ACTIVE, id)
+  forget_active(id)
   redis.call('DEL', lease_key(id))
   redis.call('HDEL', ITEMS, id)
   redis.call('HDEL', OFFSETS, id)
@@ -204,13 +227,13 @@ local function finish_one(A)
   if tonumber(A[16]) > 0 then redis.call('HINCRBY', STATUS, 'duplicates', A[16]) end
   if A[17] ~= '' then push_cycle(A[17]) end
   push_errors(errors)
-  if failure == 'job' and state() == 'running' then redis.call('HSET', STATUS, 'state', 'failed') end
+  if failure == 'job' and state() == 'running' then set_state('failed') end
   if failure == 'root' and state() == 'running' then
     local failed = redis.call('HINCRBY', STATUS, 'rootsFailed', 1)
-    if failed >= number_field('roots') and (#A <= last or enqueue(A, last + 1) == 0) then redis.call('HSET', STATUS, 'state', 'failed') end
+    if failed >= number_field('roots') and (#A <= last or enqueue(A, last + 1) == 0) then set_state('failed') end
   end
   settle()
-  redis.call('HSET', STATUS, 'updatedAt', NOW)
+  stamp()
   return reply('finished')
 end
 `;

@@ -21,21 +21,32 @@ local NUMBER_FIELDS = {'urlsFound', 'shardsWritten', 'sitemapsDone', 'roots', 'r
 local FIXED = {maxSitemaps = true, maxUrls = true, expiresAt = true}
 local fixed = {}
 
+-- The job's state, read with check() (or on first use) and kept as the step changes it (set_state).
+local current_state
+
 -- One HMGET on the common path (every script starts here); EXISTS only to tell a missing job from a foreign hash.
 local function check()
-  local values = redis.call('HMGET', STATUS, 'v', unpack(NUMBER_FIELDS))
+  local values = redis.call('HMGET', STATUS, 'v', 'state', unpack(NUMBER_FIELDS))
   if values[1] ~= '${RECORD_VERSION}' then
     if redis.call('EXISTS', STATUS) == 0 then return {'not_found'} end
     return {'foreign'}
   end
   for i, field in ipairs(NUMBER_FIELDS) do
-    if not tonumber(values[i + 1]) then return {'corrupt', field} end
-    if FIXED[field] then fixed[field] = values[i + 1] end
+    if not tonumber(values[i + 2]) then return {'corrupt', field} end
+    if FIXED[field] then fixed[field] = values[i + 2] end
   end
+  current_state = values[2]
   return nil
 end
 
-local function state() return redis.call('HGET', STATUS, 'state') end
+local function state()
+  if current_state == nil then current_state = redis.call('HGET', STATUS, 'state') end
+  return current_state
+end
+local function set_state(st)
+  redis.call('HSET', STATUS, 'state', st)
+  current_state = st
+end
 local function field_text(field)
   if FIXED[field] and fixed[field] then return fixed[field] end
   return redis.call('HGET', STATUS, field)
@@ -47,16 +58,20 @@ local function lease_key(id) return PREFIX .. 'lease:' .. id end
 -- never moves and a write keeps a key's expiry, so only the keys written in this step need it (a key emptied and
 -- written again is a new key): write() notes them, touch() sets it on those alone, not on every key of the job.
 -- STATUS is written with redis.call: only CREATE_JOB creates it (with write), and every other script's writes
--- come after check() found it.
+-- come after check() found it. stamp() asks for \`updatedAt\`, which touch() writes once however many steps asked.
 local written = {}
+local stamp_due = false
 local function write(command, key, ...)
   written[key] = true
   return redis.call(command, key, ...)
 end
+local function stamp() stamp_due = true end
 local function touch()
   local at = field_text('expiresAt')
   for key in pairs(written) do redis.call('PEXPIREAT', key, at) end
   written = {}
+  if stamp_due then redis.call('HSET', STATUS, 'updatedAt', NOW) end
+  stamp_due = false
   return at
 end
 
@@ -87,29 +102,44 @@ end
 
 -- Cheapest test first: while work is queued (most steps) it is one call.
 local function settle()
-  if redis.call('LLEN', PENDING) == 0 and redis.call('SCARD', ACTIVE) == 0 and state() == 'running' then
-    redis.call('HSET', STATUS, 'state', 'done')
-  end
+  if redis.call('LLEN', PENDING) == 0 and redis.call('SCARD', ACTIVE) == 0 and state() == 'running' then set_state('done') end
 end
 
--- args[from..] holds pairs (identity key or '', work JSON); the visited set decides what is new.
+-- args[from..] holds pairs (identity key or '', work JSON); the visited set decides what is new. Below the limit,
+-- SADD's reply tells a new key from a duplicate; at the limit, SISMEMBER tells a duplicate from a refusal. The ids
+-- are counted here and \`nextId\` written once; new work goes in by one HSET and one RPUSH per 500.
 local function enqueue(args, from)
-  local max = number_field('maxSitemaps')
+  local max, next_id = number_field('maxSitemaps'), number_field('nextId')
+  local visited = redis.call('SCARD', VISITED)
   local added, dups, rejected = 0, 0, 0
+  local fields, ids = {}, {}
+  local function flush()
+    if #ids == 0 then return end
+    write('HSET', ITEMS, unpack(fields))
+    write('RPUSH', PENDING, unpack(ids))
+    fields, ids = {}, {}
+  end
   for i = from, #args, 2 do
-    local key = args[i]
-    if key ~= '' and redis.call('SISMEMBER', VISITED, key) == 1 then
-      dups = dups + 1
-    elseif key ~= '' and redis.call('SCARD', VISITED) >= max then
-      rejected = rejected + 1
+    local key, verdict = args[i], 'new'
+    if key ~= '' and visited >= max then
+      verdict = redis.call('SISMEMBER', VISITED, key) == 1 and 'duplicate' or 'rejected'
+    elseif key ~= '' then
+      if write('SADD', VISITED, key) == 1 then visited = visited + 1 else verdict = 'duplicate' end
+    end
+    if verdict == 'duplicate' then dups = dups + 1
+    elseif verdict == 'rejected' then rejected = rejected + 1
     else
-      if key ~= '' then write('SADD', VISITED, key) end
-      local id = redis.call('HINCRBY', STATUS, 'nextId', 1)
-      write('HSET', ITEMS, id, args[i + 1])
-      write('RPUSH', PENDING, id)
+      next_id = next_id + 1
+      local id = string.format('%d', next_id)
+      fields[#fields + 1] = id
+      fields[#fields + 1] = args[i + 1]
+      ids[#ids + 1] = id
       added = added + 1
+      if #ids >= 500 then flush() end
     end
   end
+  flush()
+  if added > 0 then redis.call('HSET', STATUS, 'nextId', string.format('%d', next_id)) end
   return added, dups, rejected
 end
 
