@@ -30,20 +30,24 @@ sync AS MATERIALIZED (SELECT seq FROM syncs WHERE sync_id = $1),
 cur AS MATERIALIZED (
   SELECT i.*, u.url IS NOT NULL AS known, u.sitemap_lastmod AS old_lastmod, u.changefreq AS old_changefreq,
     u.priority AS old_priority, u.removed_at IS NOT NULL AS was_removed, u.source_sitemap AS old_source,
-    coalesce(u.last_sync_id = $1, false) AS written_now, coalesce(ms.ids, '{}') AS member_ids, coalesce(ms.stamped, false) AS stamped_now,
-    i.url IN (SELECT e.url FROM extra e) AS more_listed
+    coalesce(u.last_sync_id = $1, false) AS written_now, i.url IN (SELECT e.url FROM extra e) AS more_listed
   FROM input i
   LEFT JOIN LATERAL (SELECT * FROM urls x WHERE x.site_id = $2 AND x.url = i.url LIMIT 1) u ON true
-  LEFT JOIN LATERAL (
-    SELECT array_agg(m.sitemap_id) AS ids, bool_or(m.seen_seq = (SELECT seq FROM sync)) AS stamped
-    FROM url_sitemaps m WHERE u.url IS NOT NULL AND m.site_id = $2 AND m.url = i.url
-  ) ms ON true
+),
+-- The memberships of the known URLs, probed by key the same way (a new URL has none).
+members AS MATERIALIZED (
+  SELECT c.url, c.sitemap_id, c.written_now, m.ids, m.stamped
+  FROM cur c CROSS JOIN LATERAL (
+    SELECT array_agg(x.sitemap_id) AS ids, bool_or(x.seen_seq = (SELECT seq FROM sync)) AS stamped
+    FROM url_sitemaps x WHERE x.site_id = $2 AND x.url = c.url
+  ) m
+  WHERE c.known
 ),
 -- Known under one other sitemap only, unstamped: that sitemap may have listed it earlier this sync without a write.
 risky AS MATERIALIZED (
-  SELECT c.url, c.member_ids[1] AS other FROM cur c
-  WHERE c.known AND NOT c.stamped_now AND NOT c.written_now AND cardinality(c.member_ids) = 1 AND c.member_ids[1] <> c.sitemap_id
-    AND NOT EXISTS (SELECT 1 FROM extra e WHERE e.url = c.url AND e.sitemap_id = c.member_ids[1])
+  SELECT ms.url, ms.ids[1] AS other FROM members ms
+  WHERE NOT ms.stamped AND NOT ms.written_now AND cardinality(ms.ids) = 1 AND ms.ids[1] <> ms.sitemap_id
+    AND NOT EXISTS (SELECT 1 FROM extra e WHERE e.url = ms.url AND e.sitemap_id = ms.ids[1])
 ),
 prior AS MATERIALIZED (
   SELECT DISTINCT s.url FROM part_sightings p CROSS JOIN LATERAL unnest(p.urls) AS s(url)
@@ -54,8 +58,10 @@ fate AS MATERIALIZED (
   SELECT c.*, s.seen_now, c.known AND NOT s.seen_now AS compared,
     c.known AND NOT s.seen_now AND (c.old_lastmod, c.old_changefreq, c.old_priority) IS DISTINCT FROM (c.lastmod, c.changefreq, c.priority) AS changed,
     c.known AND NOT s.seen_now AND c.was_removed AS returned,
-    c.more_listed OR NOT c.member_ids <@ ARRAY[c.sitemap_id] AS multi
-  FROM cur c CROSS JOIN LATERAL (SELECT c.stamped_now OR c.written_now OR c.url IN (SELECT p.url FROM prior p) AS seen_now) s
+    -- Stamped unless its one membership is this very one.
+    c.more_listed OR ms.ids IS DISTINCT FROM ARRAY[c.sitemap_id] AS stamp
+  FROM cur c LEFT JOIN members ms ON ms.url = c.url LEFT JOIN prior p ON p.url = c.url
+  CROSS JOIN LATERAL (SELECT coalesce(ms.stamped, false) OR c.written_now OR p.url IS NOT NULL AS seen_now) s
 ),
 claim AS (
   INSERT INTO sync_parts (sync_id, shard, part, parts, rows, seen, new, changed, returned, filtered)
@@ -84,20 +90,19 @@ updated AS (
   WHERE u.site_id = $2 AND u.url = ANY (ARRAY(SELECT url FROM moved)) AND u.url = m.url AND EXISTS (SELECT 1 FROM claim)
 ),
 -- Each listed (URL, sitemap) is recorded once: stamped in its membership when the membership is new or the URL is
--- listed by more than one sitemap, else as a sighting (a URL only its own sitemap lists writes no row of its own).
-pairs AS MATERIALIZED (
-  SELECT f.url, f.sitemap_id, f.multi OR NOT f.sitemap_id = ANY (f.member_ids) AS stamp FROM fate f
-  UNION ALL SELECT e.url, e.sitemap_id, true FROM extra e
-),
+-- listed by more than one sitemap (every further membership in extra is), else as a sighting: a URL only its
+-- own sitemap lists writes no row of its own.
 member AS (
   INSERT INTO url_sitemaps AS m (site_id, url, sitemap_id, seen_seq)
-  SELECT $2, p.url, p.sitemap_id, (SELECT seq FROM sync) FROM pairs p WHERE p.stamp AND EXISTS (SELECT 1 FROM claim)
+  SELECT $2, l.url, l.sitemap_id, (SELECT seq FROM sync)
+  FROM (SELECT f.url, f.sitemap_id FROM fate f WHERE f.stamp UNION ALL SELECT e.url, e.sitemap_id FROM extra e) l
+  WHERE EXISTS (SELECT 1 FROM claim)
   ON CONFLICT (site_id, url, sitemap_id) DO UPDATE SET seen_seq = EXCLUDED.seen_seq
   WHERE m.seen_seq <> EXCLUDED.seen_seq
 ),
 sighted AS (
   INSERT INTO part_sightings (sync_id, sitemap_id, shard, part, urls)
-  SELECT $1, p.sitemap_id, $3, $4, array_agg(p.url) FROM pairs p WHERE NOT p.stamp AND EXISTS (SELECT 1 FROM claim) GROUP BY p.sitemap_id
+  SELECT $1, f.sitemap_id, $3, $4, array_agg(f.url) FROM fate f WHERE NOT f.stamp AND EXISTS (SELECT 1 FROM claim) GROUP BY f.sitemap_id
 ),
 hist AS (
   INSERT INTO url_history (site_id, url, sync_id, event, old_value, new_value)
