@@ -5,16 +5,20 @@ import { planRemovals, type KnownSitemap, type RemovalPlan, type SyncOutcome } f
 
 // The memberships the sync drops are queued once, set-based: those of its gone sitemaps, and those its read sitemaps did
 // not list: neither stamped with its sequence number ($4) nor among the sightings its parts recorded
-// (lib/inventory/apply-part-sql.ts). Safe to run again: a dropped membership is gone, a queued one stays queued.
+// (lib/inventory/apply-part-sql.ts). Safe to run again: a dropped membership is gone, a queued one stays queued. Only
+// while the sync runs: its end deletes its sightings in the statement that ends it, so a second worker's removal step
+// that comes after the end queues nothing, instead of taking every membership for unseen.
+const RUNNING = `EXISTS (SELECT 1 FROM syncs y WHERE y.sync_id = $1 AND y.state = 'running')`;
+
 const QUEUE_GONE_SQL = `
 INSERT INTO sync_drops (sync_id, url, sitemap_id)
-SELECT $1, m.url, m.sitemap_id FROM url_sitemaps m WHERE m.site_id = $2 AND m.sitemap_id = ANY($3::int[])
+SELECT $1, m.url, m.sitemap_id FROM url_sitemaps m WHERE ${RUNNING} AND m.site_id = $2 AND m.sitemap_id = ANY($3::int[])
 ON CONFLICT DO NOTHING`;
 
 const QUEUE_UNLISTED_SQL = `
 INSERT INTO sync_drops (sync_id, url, sitemap_id)
 SELECT $1, m.url, m.sitemap_id FROM url_sitemaps m
-WHERE m.site_id = $2 AND m.sitemap_id = ANY($3::int[]) AND m.seen_seq <> $4
+WHERE ${RUNNING} AND m.site_id = $2 AND m.sitemap_id = ANY($3::int[]) AND m.seen_seq <> $4
   AND NOT EXISTS (
     SELECT 1 FROM part_sightings p CROSS JOIN LATERAL unnest(p.urls) AS s(url)
     WHERE p.sync_id = $1 AND p.sitemap_id = m.sitemap_id AND s.url = m.url

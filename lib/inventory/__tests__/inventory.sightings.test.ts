@@ -62,6 +62,9 @@ describe.each(DATABASES)('sightings recorded per part on $name', ({ open }) => {
     expect((await versions('url_sitemaps', 'unchanged')).has(dropped)).toBe(false);
     const history = (await historyFacts(test.db, 'unchanged')).filter((row) => row.syncId === resync.syncId);
     expect(history.map((row) => [row.url, row.event]).sort()).toEqual([...changed.map((url) => [url, 'lastmod']), [dropped, 'removed']].sort());
+    // A second worker's removal step that comes after the end (its sightings gone) queues and removes nothing.
+    await removeWhatIsGone(test.db, resync, { errors: [], errorsComplete: true, unchanged: [] });
+    expect((await urlFacts(test.db, 'unchanged')).filter((row) => row.removed).map((row) => row.url)).toEqual([dropped]);
     expect(await test.db.query('SELECT (SELECT count(*) FROM part_sightings)::int AS sightings, (SELECT count(*) FROM sync_drops)::int AS drops')).toEqual([
       { sightings: 0, drops: 0 },
     ]);
