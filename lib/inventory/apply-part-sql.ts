@@ -4,39 +4,64 @@
  * there (the part is in, or another worker is applying it: the insert waits for that one's commit) claims nothing,
  * and every write below is gated on the claim, so the part writes nothing twice.
  *
- * `cur` reads each input URL's row by primary key (one probe per row) and compares it: a new URL is inserted, a
- * changed or returned one (lastmod, changefreq, priority IS DISTINCT FROM, or `removed_at` set) or one recorded under
- * another sitemap is updated, and an unchanged one is not written at all: it costs the comparison. Each (URL, sitemap)
- * membership is stamped with the sync's sequence number (the sighting the removal step reads), written only when the
- * stamp moves. Changes and returns append to `url_history`. A URL this sync has already seen (a membership stamped with
- * its sequence number by an earlier part: listed by two sitemaps) keeps what it was given first and is not counted again.
+ * `cur` reads each input URL's row and its memberships by key (two probes per row) and compares it: a new URL is
+ * inserted, a changed or returned one (lastmod, changefreq, priority IS DISTINCT FROM, or `removed_at` set) or one
+ * recorded under another sitemap is updated, and an unchanged one is not written at all. Each (URL, sitemap) the part
+ * saw is recorded for the removal step once: a membership that is new, or whose URL more than one sitemap lists, is
+ * stamped with the sync's sequence number (so the part listing that URL second knows); any other, the common case of an
+ * unchanged URL only its own sitemap lists, goes into the part's `part_sightings` row for that sitemap (an array of
+ * URLs). A URL this sync has already seen (a membership stamped this sync, its row written this sync, or, when this part
+ * lists it first under a new sitemap, a sighting by its one known sitemap) keeps what it was given first and is not
+ * counted again. Changes and returns append to `url_history`.
  *
  * Parameters: $1 sync id, $2 site id, $3 shard, $4 part, $5 parts in the shard, $6 URLs the site filter dropped (part 0),
- * $7..$13 the part's columns as arrays, $14/$15 its memberships (URL, sitemap id). Returns `applied`: 1 or 0.
+ * $7..$13 the part's columns as arrays, $14 each URL's sitemap id, $15/$16 its further memberships (URL, sitemap id)
+ * when more than one sitemap of the shard lists it. Returns `applied`: 1 or 0.
  */
 export const APPLY_PART_SQL = `
 WITH input AS (
-  SELECT * FROM unnest($7::text[], $8::text[], $9::text[], $10::float8[], $11::text[], $12::text[], $13::text[])
-    AS t(url, lastmod, changefreq, priority, source, locale, path_prefix)
+  SELECT * FROM unnest($7::text[], $8::text[], $9::text[], $10::float8[], $11::text[], $12::text[], $13::text[], $14::int[])
+    AS t(url, lastmod, changefreq, priority, source, locale, path_prefix, sitemap_id)
 ),
+extra AS MATERIALIZED (SELECT * FROM unnest($15::text[], $16::int[]) AS t(url, sitemap_id)),
 sync AS MATERIALIZED (SELECT seq FROM syncs WHERE sync_id = $1),
--- One primary-key probe per input row (LATERAL): a join would let the planner hash the whole site when its
--- statistics are stale (a table filled by the sync itself), turning each part into a scan of every URL.
+-- Primary-key probes per input row (LATERAL): a join would let the planner hash the whole site when its statistics
+-- are stale (a table filled by the sync itself), turning each part into a scan of every URL.
 cur AS MATERIALIZED (
   SELECT i.*, u.url IS NOT NULL AS known, u.sitemap_lastmod AS old_lastmod, u.changefreq AS old_changefreq,
-    u.priority AS old_priority, u.removed_at IS NOT NULL AS was_removed, u.source_sitemap AS old_source, s.url IS NOT NULL AS seen_now
+    u.priority AS old_priority, u.removed_at IS NOT NULL AS was_removed, u.source_sitemap AS old_source,
+    coalesce(u.last_sync_id = $1, false) AS written_now, i.url IN (SELECT e.url FROM extra e) AS more_listed
   FROM input i
   LEFT JOIN LATERAL (SELECT * FROM urls x WHERE x.site_id = $2 AND x.url = i.url LIMIT 1) u ON true
-  -- Probed per known row too (LIMIT 1): an EXISTS here would be hashed over every membership of the site.
-  LEFT JOIN LATERAL (
-    SELECT m.url FROM url_sitemaps m WHERE u.url IS NOT NULL AND m.site_id = $2 AND m.url = i.url AND m.seen_seq = (SELECT seq FROM sync) LIMIT 1
-  ) s ON true
+),
+-- The memberships of the known URLs, probed by key the same way (a new URL has none).
+members AS MATERIALIZED (
+  SELECT c.url, c.sitemap_id, c.written_now, m.ids, m.stamped
+  FROM cur c CROSS JOIN LATERAL (
+    SELECT array_agg(x.sitemap_id) AS ids, bool_or(x.seen_seq = (SELECT seq FROM sync)) AS stamped
+    FROM url_sitemaps x WHERE x.site_id = $2 AND x.url = c.url
+  ) m
+  WHERE c.known
+),
+-- Known under one other sitemap only, unstamped: that sitemap may have listed it earlier this sync without a write.
+risky AS MATERIALIZED (
+  SELECT ms.url, ms.ids[1] AS other FROM members ms
+  WHERE NOT ms.stamped AND NOT ms.written_now AND cardinality(ms.ids) = 1 AND ms.ids[1] <> ms.sitemap_id
+    AND NOT EXISTS (SELECT 1 FROM extra e WHERE e.url = ms.url AND e.sitemap_id = ms.ids[1])
+),
+prior AS MATERIALIZED (
+  SELECT DISTINCT s.url FROM part_sightings p CROSS JOIN LATERAL unnest(p.urls) AS s(url)
+  WHERE EXISTS (SELECT 1 FROM risky) AND p.sync_id = $1 AND p.sitemap_id IN (SELECT r.other FROM risky r)
+    AND (p.sitemap_id, s.url) IN (SELECT r.other, r.url FROM risky r)
 ),
 fate AS MATERIALIZED (
-  SELECT c.*, c.known AND NOT c.seen_now AS compared,
-    c.known AND NOT c.seen_now AND (c.old_lastmod, c.old_changefreq, c.old_priority) IS DISTINCT FROM (c.lastmod, c.changefreq, c.priority) AS changed,
-    c.known AND NOT c.seen_now AND c.was_removed AS returned
-  FROM cur c
+  SELECT c.*, s.seen_now, c.known AND NOT s.seen_now AS compared,
+    c.known AND NOT s.seen_now AND (c.old_lastmod, c.old_changefreq, c.old_priority) IS DISTINCT FROM (c.lastmod, c.changefreq, c.priority) AS changed,
+    c.known AND NOT s.seen_now AND c.was_removed AS returned,
+    -- Stamped unless its one membership is this very one.
+    c.more_listed OR ms.ids IS DISTINCT FROM ARRAY[c.sitemap_id] AS stamp
+  FROM cur c LEFT JOIN members ms ON ms.url = c.url LEFT JOIN prior p ON p.url = c.url
+  CROSS JOIN LATERAL (SELECT coalesce(ms.stamped, false) OR c.written_now OR p.url IS NOT NULL AS seen_now) s
 ),
 claim AS (
   INSERT INTO sync_parts (sync_id, shard, part, parts, rows, seen, new, changed, returned, filtered)
@@ -64,12 +89,20 @@ updated AS (
   FROM moved m
   WHERE u.site_id = $2 AND u.url = ANY (ARRAY(SELECT url FROM moved)) AND u.url = m.url AND EXISTS (SELECT 1 FROM claim)
 ),
+-- Each listed (URL, sitemap) is recorded once: stamped in its membership when the membership is new or the URL is
+-- listed by more than one sitemap (every further membership in extra is), else as a sighting: a URL only its
+-- own sitemap lists writes no row of its own.
 member AS (
   INSERT INTO url_sitemaps AS m (site_id, url, sitemap_id, seen_seq)
-  SELECT $2, t.url, t.sitemap_id, (SELECT seq FROM sync) FROM unnest($14::text[], $15::int[]) AS t(url, sitemap_id)
+  SELECT $2, l.url, l.sitemap_id, (SELECT seq FROM sync)
+  FROM (SELECT f.url, f.sitemap_id FROM fate f WHERE f.stamp UNION ALL SELECT e.url, e.sitemap_id FROM extra e) l
   WHERE EXISTS (SELECT 1 FROM claim)
   ON CONFLICT (site_id, url, sitemap_id) DO UPDATE SET seen_seq = EXCLUDED.seen_seq
   WHERE m.seen_seq <> EXCLUDED.seen_seq
+),
+sighted AS (
+  INSERT INTO part_sightings (sync_id, sitemap_id, shard, part, urls)
+  SELECT $1, f.sitemap_id, $3, $4, array_agg(f.url) FROM fate f WHERE NOT f.stamp AND EXISTS (SELECT 1 FROM claim) GROUP BY f.sitemap_id
 ),
 hist AS (
   INSERT INTO url_history (site_id, url, sync_id, event, old_value, new_value)

@@ -72,14 +72,17 @@ function partsOf(rows: Row[]): Row[][] {
 }
 
 function columns(rows: Row[], sitemapIds: ReadonlyMap<string, number>): unknown[] {
-  const memberUrls: string[] = [];
-  const memberIds: number[] = [];
+  const idOf = (source: string): number => {
+    const id = sitemapIds.get(source);
+    if (id === undefined) throw new Error(`no sitemap id for ${source}`);
+    return id;
+  };
+  const extraUrls: string[] = [];
+  const extraIds: number[] = [];
   for (const row of rows) {
-    for (const source of row.sources) {
-      const id = sitemapIds.get(source);
-      if (id === undefined) throw new Error(`no sitemap id for ${source}`);
-      memberUrls.push(row.url);
-      memberIds.push(id);
+    for (const source of row.sources.slice(1)) {
+      extraUrls.push(row.url);
+      extraIds.push(idOf(source));
     }
   }
   return [
@@ -90,8 +93,9 @@ function columns(rows: Row[], sitemapIds: ReadonlyMap<string, number>): unknown[
     rows.map((row) => row.source),
     rows.map((row) => row.locale),
     rows.map((row) => row.pathPrefix),
-    memberUrls,
-    memberIds,
+    rows.map((row) => idOf(row.source)),
+    extraUrls,
+    extraIds,
   ];
 }
 
@@ -115,7 +119,7 @@ async function applyPart(db: Queryable, part: Part): Promise<boolean> {
 
 /**
  * Applies one shard to the inventory exactly once: deduplicated, filtered, split in parts of at most 500 rows, each part
- * (URLs, their sitemap memberships, history and counters) in one statement keyed by (sync, shard, part). A re-run after a crash,
+ * (URLs, their sightings and memberships, history and counters) in one statement keyed by (sync, shard, part). A re-run after a crash,
  * or by a second worker, writes nothing twice.
  */
 export async function applyShard(db: InventoryDb, shard: ShardToApply): Promise<ShardApplied> {

@@ -7,6 +7,7 @@ import { sql as siteDeletion } from './migrations/004-site-deletion.js';
 import { sql as schedules } from './migrations/005-schedules.js';
 import { sql as partCounters } from './migrations/006-part-counters.js';
 import { sql as syncSlices } from './migrations/007-sync-slices.js';
+import { sql as partSightings } from './migrations/008-part-sightings.js';
 import { createLogger } from '../utils/logger.js';
 
 const log = createLogger('inventory:migrate');
@@ -20,6 +21,7 @@ export const MIGRATIONS: ReadonlyArray<{ version: number; name: string; sql: str
   { version: 5, name: 'schedules', sql: schedules },
   { version: 6, name: 'part-counters', sql: partCounters },
   { version: 7, name: 'sync-slices', sql: syncSlices },
+  { version: 8, name: 'part-sightings', sql: partSightings },
 ];
 
 // Postgres advisory locks take a bigint; this one is ours for the migration step (the bytes of "cfmigr1").

@@ -3,25 +3,62 @@ import type { InventoryDb } from './db.js';
 import { BATCH_ROWS } from './apply-shard.js';
 import { planRemovals, type KnownSitemap, type RemovalPlan, type SyncOutcome } from './removal-plan.js';
 
-// A membership is dropped when its sitemap is gone ($5), or was read whole and did not list the URL this sync ($6, $7).
-const dropped = (m: string) => `(${m}.sitemap_id = ANY($5::int[]) OR (${m}.sitemap_id = ANY($6::int[]) AND ${m}.seen_seq <> $7))`;
+// The memberships the sync drops are queued once, set-based: those of its gone sitemaps, and those its read sitemaps did
+// not list: neither stamped with its sequence number ($4) nor among the sightings its parts recorded
+// (lib/inventory/apply-part-sql.ts). Safe to run again: a dropped membership is gone, a queued one stays queued. Only
+// while the sync runs: its end deletes its sightings in the statement that ends it, so a second worker's removal step
+// that comes after the end queues nothing, instead of taking every membership for unseen.
+const RUNNING = `EXISTS (SELECT 1 FROM syncs y WHERE y.sync_id = $1 AND y.state = 'running')`;
 
-// One batch of at most 500 dropped memberships, in the membership key's order after ($3, $4): deleted, and each URL
-// that no sitemap lists any more is stamped removed, with a history row, counted on the sync. One transaction.
+const QUEUE_GONE_SQL = `
+INSERT INTO sync_drops (sync_id, url, sitemap_id)
+SELECT $1, m.url, m.sitemap_id FROM url_sitemaps m WHERE ${RUNNING} AND m.site_id = $2 AND m.sitemap_id = ANY($3::int[])
+ON CONFLICT DO NOTHING`;
+
+const QUEUE_UNLISTED_SQL = `
+INSERT INTO sync_drops (sync_id, url, sitemap_id)
+SELECT $1, m.url, m.sitemap_id FROM url_sitemaps m
+WHERE ${RUNNING} AND m.site_id = $2 AND m.sitemap_id = ANY($3::int[]) AND m.seen_seq <> $4
+  AND NOT EXISTS (
+    SELECT 1 FROM part_sightings p CROSS JOIN LATERAL unnest(p.urls) AS s(url)
+    WHERE p.sync_id = $1 AND p.sitemap_id = m.sitemap_id AND s.url = m.url
+  )
+ON CONFLICT DO NOTHING`;
+
+/**
+ * Runs one statement that joins a sync's sightings with the site's rows, as hash or merge joins only: the sightings
+ * are a table the sync itself filled (its statistics stale, an array row counted as one), and a nested loop over them
+ * would unpack every sighting once per row of the site. The cost that rules nested loops out would also ask for JIT
+ * compilation, which costs more than the statement.
+ */
+async function joinSightings(db: InventoryDb, sql: string, params: readonly unknown[]): Promise<void> {
+  await db.transaction(async (tx) => {
+    await tx.query('SET LOCAL enable_nestloop = off');
+    await tx.query('SET LOCAL jit = off');
+    await tx.query(sql, params);
+  });
+}
+
+// One batch of at most 500 queued drops, in key order: each membership deleted with its queue row, and each URL that
+// no sitemap lists any more is stamped removed, with a history row, counted on the sync. One transaction.
 const REMOVE_BATCH_SQL = `
 WITH dead AS (
-  SELECT x.url, x.sitemap_id FROM url_sitemaps x
-  WHERE x.site_id = $2 AND (x.url, x.sitemap_id) > ($3::text, $4::int) AND ${dropped('x')}
-  ORDER BY x.url, x.sitemap_id LIMIT ${BATCH_ROWS}
+  SELECT q.url, q.sitemap_id FROM sync_drops q WHERE q.sync_id = $1 ORDER BY q.url, q.sitemap_id LIMIT ${BATCH_ROWS}
   FOR UPDATE
 ),
 deleted AS (
   DELETE FROM url_sitemaps m USING dead d WHERE m.site_id = $2 AND m.url = d.url AND m.sitemap_id = d.sitemap_id
 ),
--- The statement sees the memberships as they were before the DELETE: the ones that survive are those not dropped.
+dequeued AS (
+  DELETE FROM sync_drops q USING dead d WHERE q.sync_id = $1 AND q.url = d.url AND q.sitemap_id = d.sitemap_id
+),
+-- The statement sees the memberships and the queue as they were before the DELETEs: survivors are those not queued.
 orphans AS (
   SELECT DISTINCT d.url FROM dead d
-  WHERE NOT EXISTS (SELECT 1 FROM url_sitemaps m WHERE m.site_id = $2 AND m.url = d.url AND NOT ${dropped('m')})
+  WHERE NOT EXISTS (
+    SELECT 1 FROM url_sitemaps m WHERE m.site_id = $2 AND m.url = d.url
+      AND NOT EXISTS (SELECT 1 FROM sync_drops q WHERE q.sync_id = $1 AND q.url = m.url AND q.sitemap_id = m.sitemap_id)
+  )
 ),
 marked AS (
   UPDATE urls u SET removed_at = now(), changed_at = now()
@@ -30,13 +67,12 @@ marked AS (
 ),
 hist AS (
   INSERT INTO url_history (site_id, url, sync_id, event) SELECT $2, url, $1, 'removed' FROM marked ORDER BY url
-),
-last AS (SELECT url, sitemap_id FROM dead ORDER BY url DESC, sitemap_id DESC LIMIT 1)
+)
 UPDATE syncs SET removed_count = removed_count + (SELECT count(*) FROM marked), updated_at = now()
 WHERE sync_id = $1
-RETURNING (SELECT count(*) FROM dead)::int AS dead, (SELECT url FROM last) AS "lastUrl", (SELECT sitemap_id FROM last) AS "lastId"`;
+RETURNING (SELECT count(*) FROM dead)::int AS dead`;
 
-const BatchSchema = z.object({ dead: z.number().int(), lastUrl: z.string().nullable(), lastId: z.coerce.number().int().nullable() });
+const BatchSchema = z.object({ dead: z.number().int() });
 
 /** The sync's sequence number and the site's known sitemaps: what `planRemovals` decides over. */
 export async function readKnownSitemaps(db: InventoryDb, sync: { syncId: string; siteId: string }): Promise<{ seq: number; sitemaps: KnownSitemap[] }> {
@@ -49,8 +85,8 @@ export async function readKnownSitemaps(db: InventoryDb, sync: { syncId: string;
 
 /**
  * Records on the sync how many sitemaps were unchanged, how many live URLs they kept, and how many live URLs this sync
- * did not see (no membership stamped with its sequence number `seq`) were kept because their sitemap failed or could not
- * be proven gone (set, not added: safe to repeat).
+ * did not see (no membership stamped with its sequence number `seq`, none among its sightings) were kept because their
+ * sitemap failed or could not be proven gone (set, not added: safe to repeat).
  */
 export async function recordKept(
   db: InventoryDb,
@@ -58,7 +94,8 @@ export async function recordKept(
   plan: RemovalPlan,
   unchangedSitemaps: number,
 ): Promise<void> {
-  await db.query(
+  await joinSightings(
+    db,
     `UPDATE syncs SET unchanged_sitemaps = $3, updated_at = now(),
        kept_count = CASE WHEN cardinality($4::int[]) = 0 THEN 0 ELSE (
          SELECT count(*) FROM urls u WHERE u.site_id = $2 AND u.removed_at IS NULL
@@ -66,6 +103,7 @@ export async function recordKept(
        kept_unread_count = CASE WHEN cardinality($5::int[]) = 0 THEN 0 ELSE (
          SELECT count(*) FROM urls u WHERE u.site_id = $2 AND u.removed_at IS NULL
            AND NOT EXISTS (SELECT 1 FROM url_sitemaps m WHERE m.site_id = $2 AND m.url = u.url AND m.seen_seq = $6)
+           AND NOT EXISTS (SELECT 1 FROM part_sightings p CROSS JOIN LATERAL unnest(p.urls) AS s(url) WHERE p.sync_id = $1 AND s.url = u.url)
            AND EXISTS (SELECT 1 FROM url_sitemaps m WHERE m.site_id = $2 AND m.url = u.url AND m.sitemap_id = ANY($5::int[]))
            AND NOT EXISTS (SELECT 1 FROM url_sitemaps m WHERE m.site_id = $2 AND m.url = u.url AND m.sitemap_id = ANY($4::int[]))) END
      WHERE sync_id = $1 AND state = 'running'`,
@@ -75,19 +113,17 @@ export async function recordKept(
 
 /**
  * Drops the memberships `plan` says are gone (its `gone` sitemaps', and those its `read` sitemaps did not list in sync
- * `seq`) and marks removed (never deleted) each URL no sitemap lists any more, 500 memberships a transaction.
- * Idempotent: a crash half-way is finished by the next call, which finds the dropped memberships already gone.
+ * `seq`) and marks removed (never deleted) each URL no sitemap lists any more: the drops are queued in one statement,
+ * then applied 500 a transaction. Idempotent: a crash half-way is finished by the next call, which queues only the
+ * memberships still there and finds the rest of the queue as it was left.
  */
 export async function removeUnlisted(db: InventoryDb, sync: { syncId: string; siteId: string; seq: number }, plan: RemovalPlan): Promise<void> {
   if (plan.gone.length === 0 && plan.read.length === 0) return;
-  // Keyset over the membership key: each batch starts after the last membership of the one before, never from the top.
-  let after: { url: string; id: number } = { url: '', id: 0 };
+  if (plan.gone.length > 0) await db.query(QUEUE_GONE_SQL, [sync.syncId, sync.siteId, plan.gone]);
+  if (plan.read.length > 0) await joinSightings(db, QUEUE_UNLISTED_SQL, [sync.syncId, sync.siteId, plan.read, sync.seq]);
   for (;;) {
-    const params = [sync.syncId, sync.siteId, after.url, after.id, plan.gone, plan.read, sync.seq];
-    const [row] = await db.transaction((tx) => tx.query(REMOVE_BATCH_SQL, params));
-    const { dead, lastUrl, lastId } = BatchSchema.parse(row);
-    if (dead < BATCH_ROWS || lastUrl === null || lastId === null) return;
-    after = { url: lastUrl, id: lastId };
+    const [row] = await db.transaction((tx) => tx.query(REMOVE_BATCH_SQL, [sync.syncId, sync.siteId]));
+    if (BatchSchema.parse(row).dead < BATCH_ROWS) return;
   }
 }
 

@@ -20,6 +20,14 @@ const PURGE_STEPS: ReadonlyArray<{ table: string; sql: string }> = [
     sql: 'DELETE FROM sitemap_validators WHERE (site_id, sitemap_key) IN (SELECT site_id, sitemap_key FROM sitemap_validators WHERE site_id = $1 LIMIT $2)',
   },
   {
+    table: 'part_sightings',
+    sql: 'DELETE FROM part_sightings WHERE (sync_id, sitemap_id, shard, part) IN (SELECT p.sync_id, p.sitemap_id, p.shard, p.part FROM part_sightings p JOIN syncs s ON s.sync_id = p.sync_id WHERE s.site_id = $1 LIMIT $2)',
+  },
+  {
+    table: 'sync_drops',
+    sql: 'DELETE FROM sync_drops WHERE (sync_id, url, sitemap_id) IN (SELECT d.sync_id, d.url, d.sitemap_id FROM sync_drops d JOIN syncs s ON s.sync_id = d.sync_id WHERE s.site_id = $1 LIMIT $2)',
+  },
+  {
     table: 'sync_parts',
     sql: 'DELETE FROM sync_parts WHERE (sync_id, shard, part) IN (SELECT p.sync_id, p.shard, p.part FROM sync_parts p JOIN syncs s ON s.sync_id = p.sync_id WHERE s.site_id = $1 LIMIT $2)',
   },
@@ -58,8 +66,9 @@ export async function purgeSite(db: InventoryDb, siteId: string): Promise<Record
 
 /**
  * Deletes a site: refused with 409 while a sync of it runs; otherwise the site is marked deleted at once (gone from every
- * read, no sync can start) and its urls, url_history, url_sitemaps, sitemaps, syncs, sync_parts and sitemap_validators rows are removed in
- * batches of DELETE_BATCH_ROWS, the site row last. A purge cut short is finished by the next delete or create of the id.
+ * read, no sync can start) and its urls, url_history, url_sitemaps, sitemaps, syncs, sync_parts, part_sightings,
+ * sync_drops and sitemap_validators rows are removed in batches of DELETE_BATCH_ROWS, the site row last. A purge cut
+ * short is finished by the next delete or create of the id.
  */
 export async function deleteSite(db: InventoryDb, siteId: string): Promise<SiteDeletion> {
   const marked = await db.query(

@@ -118,13 +118,16 @@ export async function getSyncDetail(db: InventoryDb, syncId: string, siteId?: st
 
 /**
  * Ends a running sync in `state` (a sync already ended keeps its first ending). A scheduled site's next sync then falls
- * due one interval (plus jitter) from this end, in the same statement: an ending is never without its next date.
+ * due one interval (plus jitter) from this end, in the same statement: an ending is never without its next date. The
+ * sync's working state (its parts' sightings, its queued drops) goes with it.
  */
 export async function finishSync(db: InventoryDb, syncId: string, state: Exclude<JobState, 'running'>, message: string | null = null): Promise<void> {
   await db.query(
     `WITH ended AS (
        UPDATE syncs SET state = $2, message = $3, finished_at = now(), updated_at = now() WHERE sync_id = $1 AND state = 'running' RETURNING site_id
-     )
+     ),
+     sightings AS (DELETE FROM part_sightings WHERE sync_id = $1),
+     drops AS (DELETE FROM sync_drops WHERE sync_id = $1)
      UPDATE sites SET next_sync_at = ${nextSyncSql('sites.schedule_ms')} FROM ended WHERE sites.site_id = ended.site_id AND sites.schedule_ms IS NOT NULL`,
     [syncId, state, message],
   );
