@@ -28,18 +28,28 @@ export async function staleSyncIds(db: InventoryDb, options: { limit?: number; e
 
 /**
  * Runs one step of a sync while moving its row every `everyMs`, so the step reads as alive however long it takes. A
- * beat that fails (a database blip) is logged and the next one tries again: the step itself is not stopped by it.
+ * beat that fails (a database blip) is logged and the next one tries again: the step itself is not stopped by it. One
+ * beat at a time, and none left in flight once the step has ended.
  */
 export async function withSyncHeartbeat<T>(db: InventoryDb, syncId: string, step: () => Promise<T>, everyMs = SYNC_HEARTBEAT_MS): Promise<T> {
-  const timer = setInterval(() => {
-    db.query(`UPDATE syncs SET updated_at = now() WHERE sync_id = $1 AND state = 'running'`, [syncId]).catch((error: unknown) => {
+  let beating: Promise<void> | null = null;
+  const beat = async (): Promise<void> => {
+    try {
+      await db.query(`UPDATE syncs SET updated_at = now() WHERE sync_id = $1 AND state = 'running'`, [syncId]);
+    } catch (error) {
       log.warn({ event: 'sync_heartbeat_failed', syncId, err: error }, 'the sync row could not be moved: the next beat tries again');
-    });
+    } finally {
+      beating = null;
+    }
+  };
+  const timer = setInterval(() => {
+    beating ??= beat();
   }, everyMs);
   timer.unref();
   try {
     return await step();
   } finally {
     clearInterval(timer);
+    await beating;
   }
 }
