@@ -1,12 +1,11 @@
 import { RequestError } from '../../lib/index.js';
-import { createJob, getJobStatus, readJobShard, retryStalledJob, runSlice, stopJob } from '../../lib/factory/jobs/index.js';
+import { createJob, getJobStatus, readJobShard, retryStalledJob, stopJob } from '../../lib/factory/jobs/index.js';
 import {
   DEFAULT_SLICE_BUDGET_MS,
-  SLICE_HARD_LIMIT_MS,
+  advanceJob,
   handle,
   preflight,
   parseQuery,
-  queueNextJobSlice,
   readJsonBody,
   DeleteJobQuerySchema,
   DiscoverQuerySchema,
@@ -26,14 +25,7 @@ async function start(body: z.infer<typeof StartJobRequestSchema>, context: Servi
   const store = await context.store();
   const previous = body.previousJobId === undefined ? {} : { previousJobId: body.previousJobId };
   const created = await createJob(store, { rootUrl: body.rootUrl, options: { ...body.options, net: context.net }, ...previous });
-  const status = await runSlice(store, created.jobId, {
-    budgetMs: body.budgetMs ?? DEFAULT_SLICE_BUDGET_MS,
-    hardLimitMs: SLICE_HARD_LIMIT_MS,
-    net: context.net,
-    signal,
-  });
-  await queueNextJobSlice(store, status);
-  return json(status, 201);
+  return json(await advanceJob(store, created.jobId, { budgetMs: body.budgetMs ?? DEFAULT_SLICE_BUDGET_MS, net: context.net, signal }), 201);
 }
 
 /** Continues (one slice), retries a stalled job's stuck sitemaps then continues, or stops a job: 200 JobStatus. */
@@ -42,10 +34,7 @@ async function act(body: z.infer<typeof JobActionRequestSchema>, context: Servic
   const store = await context.store();
   if (body.action === 'stop') return json(await stopJob(store, jobId));
   if (body.action === 'retry') await retryStalledJob(store, jobId);
-  const budgetMs = body.budgetMs ?? DEFAULT_SLICE_BUDGET_MS;
-  const status = await runSlice(store, jobId, { budgetMs, hardLimitMs: SLICE_HARD_LIMIT_MS, net: context.net, signal });
-  await queueNextJobSlice(store, status);
-  return json(status);
+  return json(await advanceJob(store, jobId, { budgetMs: body.budgetMs ?? DEFAULT_SLICE_BUDGET_MS, net: context.net, signal }));
 }
 
 /**

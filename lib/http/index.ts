@@ -18,4 +18,4 @@ export { type ServiceContext, resetServiceStore } from './service.js';
 export { parseSitesPath } from './sites-path.js';
 export { assertCronAuthorized, cronTick } from './cron.js';
 export { sitesRoute } from './sites-api.js';
-export { queueNextJobSlice, sliceFailedRoute, sliceRoute } from './queued-slices.js';
+export { advanceJob, sliceFailedRoute, sliceRoute } from './queued-slices.js';

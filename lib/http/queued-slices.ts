@@ -7,6 +7,7 @@ import { json } from './responses.js';
 import type { ServiceContext } from './service.js';
 import { ConfigError, type FactoryConfig } from '../config/factory-config.js';
 import { RequestError } from '../core/errors.js';
+import type { NetPolicyInput } from '../core/limits.js';
 import type { JobStatus } from '../core/types.js';
 import { runSlice } from '../factory/jobs/run-slice.js';
 import { stopJob } from '../factory/jobs/job-control.js';
@@ -55,47 +56,56 @@ function queuedBudgetMs(context: ServiceContext, defaultMs: number): number {
   return Math.min(context.config.queuedSliceBudgetMs ?? defaultMs, defaultMs);
 }
 
+// Runs a numbered slice once: claims its number, runs it, and gives the number back when the run throws, so QStash's
+// retry can claim it again. Null when the number was taken (a repeated delivery) or its sync or job has ended.
+async function runClaimed<T>(claim: () => Promise<boolean>, release: () => Promise<void>, run: () => Promise<T>): Promise<T | null> {
+  if (!(await claim())) return null;
+  try {
+    return await run();
+  } catch (error) {
+    await release().catch(() => undefined);
+    throw error;
+  }
+}
+
 async function runSyncSlice(context: ServiceContext, { syncId, slice }: SyncSliceMessage, signal: AbortSignal): Promise<Response> {
   const runtime: SyncRuntime = { db: await inventoryDb(), store: await context.store(), net: context.net };
-  if (!(await claimSlice(runtime.db, syncId, slice))) {
+  const sync = await runClaimed(
+    () => claimSlice(runtime.db, syncId, slice),
+    () => releaseSlice(runtime.db, syncId, slice),
+    () => advanceSync(runtime, syncId, { budgetMs: queuedBudgetMs(context, DEFAULT_SYNC_SLICE_BUDGET_MS), signal, workerId: 'qstash' }),
+  );
+  if (sync === null) {
     log.info({ event: 'queued_slice_skipped', syncId, slice }, 'slice already claimed, or the sync has ended');
     return json({ syncId, slice, ran: false });
   }
-  let state: string;
-  try {
-    ({ state } = await advanceSync(runtime, syncId, { budgetMs: queuedBudgetMs(context, DEFAULT_SYNC_SLICE_BUDGET_MS), signal, workerId: 'qstash' }));
-  } catch (error) {
-    await releaseSlice(runtime.db, syncId, slice).catch(() => undefined);
-    throw error;
-  }
-  if (state === 'running') await sliceDispatcher().continueSync(runtime, syncId);
-  return json({ syncId, slice, ran: true, state });
+  if (sync.state === 'running') await sliceDispatcher().continueSync(runtime, syncId);
+  return json({ syncId, slice, ran: true, state: sync.state });
 }
 
 async function runJobSlice(context: ServiceContext, { jobId, slice }: JobSliceMessage, signal: AbortSignal): Promise<Response> {
   const store = await context.store();
-  if (!(await store.claimSlice(jobId, slice))) {
+  const status = await runClaimed(
+    () => store.claimSlice(jobId, slice),
+    () => store.releaseSlice(jobId, slice),
+    () => advanceJob(store, jobId, { budgetMs: queuedBudgetMs(context, DEFAULT_SLICE_BUDGET_MS), net: context.net, signal }),
+  );
+  if (status === null) {
     log.info({ event: 'queued_slice_skipped', jobId, slice }, 'slice already claimed, or the job has ended');
     return json({ jobId, slice, ran: false });
   }
-  let status: JobStatus;
-  try {
-    const budgetMs = queuedBudgetMs(context, DEFAULT_SLICE_BUDGET_MS);
-    status = await runSlice(store, jobId, { budgetMs, hardLimitMs: SLICE_HARD_LIMIT_MS, net: context.net, signal });
-  } catch (error) {
-    await store.releaseSlice(jobId, slice).catch(() => undefined);
-    throw error;
-  }
-  await queueNextJobSlice(store, status);
   return json({ jobId, slice, ran: true, state: status.state });
 }
 
 /**
- * After a discover slice: a job still running has its next slice queued when this deployment queues them (QStash),
- * so it advances with nobody polling. A stalled job waits for an operator's retry: queuing again would only spin.
+ * One slice of a discover job within the deployment's hard limit (the discover route's and QStash's), then, when this
+ * deployment queues slices (QStash), the next one queued while the job runs, so it advances with nobody polling. A
+ * stalled job waits for an operator's retry: queuing again would only spin.
  */
-export async function queueNextJobSlice(store: JobStore, status: JobStatus): Promise<void> {
-  if (status.state === 'running' && status.stalled === null) await sliceDispatcher().continueJob?.(store, status.jobId);
+export async function advanceJob(store: JobStore, jobId: string, options: { budgetMs: number; net: NetPolicyInput; signal: AbortSignal }): Promise<JobStatus> {
+  const status = await runSlice(store, jobId, { ...options, hardLimitMs: SLICE_HARD_LIMIT_MS });
+  if (status.state === 'running' && status.stalled === null) await sliceDispatcher().continueJob?.(store, jobId);
+  return status;
 }
 
 // Why the slice failed, from its last answer: our JSON error's message when it is one, else the start of the body.
