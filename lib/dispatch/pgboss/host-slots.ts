@@ -34,11 +34,12 @@ export class HostSlots {
       throw toDatabaseFailure(error);
     });
     const key = `crawler-factory:host:${this.scope}:${host}`;
-    // A connection whose locks cannot be told apart any more (a query on it failed) is destroyed, which frees them.
+    // A connection whose locks cannot be told apart any more (a query on it failed, or answered what no lock call
+    // answers) is destroyed, which frees them.
     let broken: Error | undefined;
-    const onConnection = async (sql: string, slot: number) => {
+    const lockCall = async (sql: string, slot: number): Promise<boolean> => {
       try {
-        return TakenSchema.safeParse((await client.query(sql, [key, slot])).rows[0]);
+        return TakenSchema.parse((await client.query(sql, [key, slot])).rows[0]).taken;
       } catch (error) {
         broken = error instanceof Error ? error : new Error(String(error));
         throw toDatabaseFailure(error);
@@ -47,13 +48,12 @@ export class HostSlots {
     let held: number | null = null;
     try {
       for (let slot = 0; slot < this.perHost && held === null; slot += 1) {
-        const taken = await onConnection('SELECT pg_try_advisory_lock(hashtext($1), $2) AS taken', slot);
-        if (taken.success && taken.data.taken) held = slot;
+        if (await lockCall('SELECT pg_try_advisory_lock(hashtext($1), $2) AS taken', slot)) held = slot;
       }
       if (held === null) return { ran: false };
       return { ran: true, value: await work() };
     } finally {
-      if (held !== null) await onConnection('SELECT pg_advisory_unlock(hashtext($1), $2) AS taken', held).catch(() => undefined);
+      if (held !== null) await lockCall('SELECT pg_advisory_unlock(hashtext($1), $2) AS taken', held).catch(() => undefined);
       client.release(broken);
     }
   }
