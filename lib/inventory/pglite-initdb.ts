@@ -62,14 +62,16 @@ async function runChild(args: readonly string[], what: string): Promise<void> {
   if (code !== 0) throw new Error(`${what} failed (exit ${code}): ${stderr.trim()}`);
 }
 
+// What a template made now, by this PGlite with these start parameters, would be made with.
+const madeNowWith = (startParams: readonly string[]): MadeWith => ({ pgliteVersion: pgliteVersion(), startParams: [...startParams] });
+
 // The shipped template when it was made by this PGlite with these start parameters, else null (initdb it is).
 function usableTemplate(startParams: readonly string[], templateDir: string): string | null {
   const file = join(templateDir, TEMPLATE_FILE);
   const madeWithFile = join(templateDir, TEMPLATE_MADE_WITH);
   if (!existsSync(file) || !existsSync(madeWithFile)) return null;
   const madeWith = MadeWithSchema.safeParse(JSON.parse(readFileSync(madeWithFile, 'utf8')));
-  const current: MadeWith = { pgliteVersion: pgliteVersion(), startParams: [...startParams] };
-  return madeWith.success && JSON.stringify(madeWith.data) === JSON.stringify(current) ? file : null;
+  return madeWith.success && JSON.stringify(madeWith.data) === JSON.stringify(madeNowWith(startParams)) ? file : null;
 }
 
 /**
@@ -79,8 +81,7 @@ function usableTemplate(startParams: readonly string[], templateDir: string): st
 export async function writePgliteTemplate(startParams: readonly string[], templateDir = TEMPLATE_DIR): Promise<void> {
   await mkdir(templateDir, { recursive: true });
   await runChild(['template', join(templateDir, TEMPLATE_FILE), JSON.stringify(startParams)], `making the PGlite template in ${templateDir}`);
-  const madeWith: MadeWith = { pgliteVersion: pgliteVersion(), startParams: [...startParams] };
-  await writeFile(join(templateDir, TEMPLATE_MADE_WITH), `${JSON.stringify(madeWith, null, 2)}\n`);
+  await writeFile(join(templateDir, TEMPLATE_MADE_WITH), `${JSON.stringify(madeNowWith(startParams), null, 2)}\n`);
 }
 
 /**
