@@ -19,6 +19,7 @@ import {
   type VisitResult,
 } from './job-store.js';
 import { MemoryJob, type MemoryCounters } from './memory-job.js';
+import { SHARD_MEMORY_CHARS, ShardShelf } from './shard-shelf.js';
 import { parseJsonRecord, parseMeta, serializeMeta, serializeValidator, ShardSchema, statusPartsFrom, type JobMeta, type StatusParts } from './records.js';
 import { jobNotFound, StoreError } from './store-errors.js';
 
@@ -29,6 +30,8 @@ export interface MemoryJobStoreOptions {
   ttlMs?: number;
   /** Clock, for tests of expiry. */
   now?: () => number;
+  /** Shard text each job keeps in memory before it spills to a temporary file (default SHARD_MEMORY_CHARS). */
+  shardMemoryChars?: number;
 }
 
 /** The embedded default: jobs in this process only, same semantics as Redis, gone on restart. */
@@ -38,10 +41,12 @@ export class MemoryJobStore implements JobStore {
   private readonly ttlMs: number;
   private readonly now: () => number;
   private nextSweepAt: number;
+  private readonly shardMemoryChars: number;
 
   constructor(options: MemoryJobStoreOptions = {}) {
     this.ttlMs = options.ttlMs ?? DEFAULT_JOB_TTL_MS;
     this.now = options.now ?? Date.now;
+    this.shardMemoryChars = options.shardMemoryChars ?? SHARD_MEMORY_CHARS;
     this.nextSweepAt = this.now() + this.sweepIntervalMs();
     log.warn({ event: 'store_memory' }, `in-memory job store: jobs do not survive a restart (${STORE_VARIABLES_HINT})`);
   }
@@ -54,7 +59,7 @@ export class MemoryJobStore implements JobStore {
       if (existing.meta === meta) return;
       throw new StoreError('foreign', `job ${jobId} already exists with other meta`, { key: jobId });
     }
-    const created = new MemoryJob(meta, this.counters(job));
+    const created = new MemoryJob(meta, this.counters(job), new ShardShelf(this.shardMemoryChars));
     created.enqueue(job.items, job.roots);
     this.jobs.set(jobId, created);
     log.info({ event: 'job_created', jobId, items: job.items.length }, 'job created');
@@ -148,7 +153,7 @@ export class MemoryJobStore implements JobStore {
 
   async deleteJob(jobId: string): Promise<boolean> {
     const found = this.find(assertJobId(jobId)) !== null;
-    this.jobs.delete(jobId);
+    this.forget(jobId);
     log.info({ event: 'job_deleted', jobId, found }, 'job delete requested');
     return found;
   }
@@ -181,7 +186,13 @@ export class MemoryJobStore implements JobStore {
   }
 
   async close(): Promise<void> {
-    this.jobs.clear();
+    for (const jobId of [...this.jobs.keys()]) this.forget(jobId);
+  }
+
+  // Every way a job goes ends here: its spilled shards' file is removed with it.
+  private forget(jobId: string): void {
+    this.jobs.get(jobId)?.shards.clear();
+    this.jobs.delete(jobId);
   }
 
   private counters(job: NewJob): MemoryCounters {
@@ -216,7 +227,7 @@ export class MemoryJobStore implements JobStore {
     let freed = 0;
     for (const [jobId, job] of this.jobs) {
       if (job.counters.expiresAt > now) continue;
-      this.jobs.delete(jobId);
+      this.forget(jobId);
       freed += 1;
     }
     if (freed > 0) log.info({ event: 'jobs_expired', freed, kept: this.jobs.size }, 'expired jobs freed');
@@ -226,7 +237,7 @@ export class MemoryJobStore implements JobStore {
   private find(jobId: string): MemoryJob | null {
     this.sweep(this.now());
     const job = this.jobs.get(jobId);
-    if (job && job.counters.expiresAt <= this.now()) this.jobs.delete(jobId);
+    if (job && job.counters.expiresAt <= this.now()) this.forget(jobId);
     return this.jobs.get(jobId) ?? null;
   }
 

@@ -1,6 +1,7 @@
 import type { JobState } from '../core/types.js';
 import { Frontier, urlLimitError } from '../core/frontier.js';
 import { Fifo } from '../utils/fifo.js';
+import type { ShardShelf } from './shard-shelf.js';
 import {
   MAX_CYCLES_KEPT,
   MAX_ERRORS_KEPT,
@@ -56,7 +57,6 @@ export class MemoryJob {
   /** Per work: claims since its offset last moved, children it queued (the `progress` hash on Redis). */
   readonly progress = new Map<string, { claims: number; added: number }>();
   readonly leases = new Map<string, { token: string; expiresAt: number }>();
-  readonly shards = new Map<number, string>();
   /** Validators kept for the next run (identity key -> JSON), and the URLs of sitemaps found unchanged. */
   readonly validators = new Map<string, string>();
   readonly unchanged = new Set<string>();
@@ -70,6 +70,8 @@ export class MemoryJob {
   constructor(
     readonly meta: string,
     readonly counters: MemoryCounters,
+    /** Shard JSON by number: the first megabytes in memory, the rest spilled to a temporary file. */
+    readonly shards: ShardShelf,
   ) {
     this.frontier = new Frontier({ maxSitemaps: counters.maxSitemaps, maxUrls: counters.maxUrls }, counters);
   }

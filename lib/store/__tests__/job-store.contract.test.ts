@@ -19,5 +19,7 @@ afterAll(async () => {
 });
 
 describeJobStoreContract('memory', { open: async () => new MemoryJobStore() });
+// Every shard past the first spilled to the job's file: the contract holds whichever side a shard is kept on.
+describeJobStoreContract('memory, spilling', { open: async () => new MemoryJobStore({ shardMemoryChars: 1 }) });
 describeJobStoreContract('redis', { open: () => connectRedisJobStore(redis.url) });
 describeJobStoreContract('upstash', { open: async () => createUpstashJobStore({ url: upstash.url, token: upstash.token }) });

@@ -1,0 +1,38 @@
+import { existsSync, statSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { ShardShelf } from '../shard-shelf.js';
+
+const shardText = (n: number, chars: number): string => JSON.stringify([{ loc: `https://example.com/${n}/${'é'.repeat(chars)}` }]);
+
+describe('shard shelf', () => {
+  it('keeps shards in memory up to its budget and the rest on disk, each read back as written', () => {
+    const shelf = new ShardShelf(100);
+    const texts = Array.from({ length: 6 }, (_, n) => shardText(n, 40));
+    texts.forEach((text, n) => shelf.set(n, text));
+    const file = shelf.spillFile as string;
+    // The first shard fits the budget; the five others wait on disk.
+    expect(statSync(file).size).toBe(texts.slice(1).reduce((sum, text) => sum + Buffer.byteLength(text), 0));
+    // Multi-byte text read back by byte position, not by character.
+    texts.forEach((text, n) => expect(shelf.get(n)).toBe(text));
+    expect(shelf.get(6)).toBeUndefined();
+    shelf.delete(0);
+    shelf.delete(4);
+    expect(shelf.get(0)).toBeUndefined();
+    expect(shelf.get(4)).toBeUndefined();
+    expect(shelf.get(5)).toBe(texts[5]);
+    shelf.clear();
+    expect(existsSync(file)).toBe(false);
+    expect(shelf.spillFile).toBeNull();
+    expect(shelf.get(5)).toBeUndefined();
+  });
+
+  it('frees memory a dropped shard held for the next one, so a drained job never spills', () => {
+    const shelf = new ShardShelf(200);
+    for (let n = 0; n < 50; n++) {
+      shelf.set(n, shardText(n, 60));
+      expect(shelf.get(n)).toBe(shardText(n, 60));
+      shelf.delete(n);
+    }
+    expect(shelf.spillFile).toBeNull();
+  });
+});
