@@ -5,6 +5,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
+import { unpackTemplate } from './template-unpack.js';
 
 /** Postgres's own mark of a complete data directory: PGlite runs initdb when it is missing. */
 const PG_VERSION = 'PG_VERSION';
@@ -14,7 +15,7 @@ const STAGING_DIR = '.initdb';
 
 /**
  * The fresh database `npm run build` ships (dist/pglite/): a new folder is unpacked from it rather than made by
- * initdb, which takes tens of seconds and about 750 MB (the unpacking: about 2 s and 340 MB). Beside it, what it was
+ * initdb, which takes tens of seconds and about 750 MB (the unpacking: a stream of files, well under a second). Beside it, what it was
  * made with: a template is used only by the PGlite version and start parameters that made it.
  */
 const TEMPLATE_DIR = fileURLToPath(new URL('../../pglite/', import.meta.url));
@@ -25,15 +26,14 @@ const MadeWithSchema = z.object({ pgliteVersion: z.string(), startParams: z.arra
 type MadeWith = z.infer<typeof MadeWithSchema>;
 
 // Run by a fresh node, so the memory PGlite takes for it goes back on exit. argv: the PGlite module, the task, then
-// `init DATA_DIR START_PARAMS [TEMPLATE]` (a database in DATA_DIR, from TEMPLATE when given) or `template FILE
-// START_PARAMS` (a fresh database, gzipped into FILE).
+// `init DATA_DIR START_PARAMS` (initdb in DATA_DIR) or `template FILE START_PARAMS` (a fresh database, gzipped into FILE).
 const CHILD_SCRIPT = `
 const { PGlite } = require(process.argv[1]);
-const { readFileSync, writeFileSync } = require('node:fs');
-const [task, target, params, template] = process.argv.slice(2);
+const { writeFileSync } = require('node:fs');
+const [task, target, params] = process.argv.slice(2);
 const startParams = JSON.parse(params);
 const run = task === 'init'
-  ? PGlite.create(target, { startParams, ...(template ? { loadDataDir: new Blob([readFileSync(template)]) } : {}) }).then((db) => db.close())
+  ? PGlite.create(target, { startParams }).then((db) => db.close())
   : PGlite.create({ startParams }).then(async (db) => {
       writeFileSync(target, Buffer.from(await (await db.dumpDataDir('gzip')).arrayBuffer()));
       await db.close();
@@ -86,10 +86,10 @@ export async function writePgliteTemplate(startParams: readonly string[], templa
 
 /**
  * Creates the PGlite database in `dataDir` (which the caller holds the lock of) unless it exists: unpacked from the
- * template `npm run build` made when it fits, else by initdb. Either runs in a child process, which returns its
- * memory on exit (PGlite never gives back what it took). The child builds the database in a staging folder whose
- * files are moved in with `PG_VERSION` last, so a kill at any point leaves either no database (built again on the
- * next open) or a whole one.
+ * template `npm run build` made when it fits (in this process: a stream of files, no PGlite), else by initdb in a
+ * child process, which returns its memory on exit (PGlite never gives back what it took). Either builds the database
+ * in a staging folder whose files are moved in with `PG_VERSION` last, so a kill at any point leaves either no
+ * database (built again on the next open) or a whole one.
  */
 export async function initdbOnce(dataDir: string, startParams: readonly string[], templateDir = TEMPLATE_DIR): Promise<void> {
   if (existsSync(join(dataDir, PG_VERSION))) return;
@@ -97,8 +97,8 @@ export async function initdbOnce(dataDir: string, startParams: readonly string[]
   await rm(staging, { recursive: true, force: true });
   try {
     const template = usableTemplate(startParams, templateDir);
-    const args = ['init', staging, JSON.stringify(startParams), ...(template === null ? [] : [template])];
-    await runChild(args, `${template === null ? 'initdb' : 'unpacking the template'} of the inventory database in ${dataDir}`);
+    if (template === null) await runChild(['init', staging, JSON.stringify(startParams)], `initdb of the inventory database in ${dataDir}`);
+    else await unpackInto(template, staging, dataDir);
     const names = (await readdir(staging)).filter((name) => name !== PG_VERSION);
     for (const name of [...names, PG_VERSION]) {
       // Left by an init cut short before its PG_VERSION: not a database yet, so replaced.
@@ -107,5 +107,16 @@ export async function initdbOnce(dataDir: string, startParams: readonly string[]
     }
   } finally {
     await rm(staging, { recursive: true, force: true });
+  }
+}
+
+async function unpackInto(template: string, staging: string, dataDir: string): Promise<void> {
+  try {
+    await mkdir(staging, { recursive: true, mode: 0o700 });
+    await unpackTemplate(template, staging);
+  } catch (error) {
+    throw new Error(`unpacking the template of the inventory database in ${dataDir} failed: ${error instanceof Error ? error.message : String(error)}`, {
+      cause: error,
+    });
   }
 }

@@ -2,9 +2,10 @@
 // short), with the embedded writer's memory settings, and what was written is there on the next open. A template made
 // by this PGlite with these settings is what a new folder is unpacked from; one made otherwise is left alone.
 import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { gunzipSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LOCK_FILE_NAME } from '../db-lock.js';
 import { openInventoryDb } from '../open-db.js';
@@ -67,12 +68,16 @@ describe('opening a PGlite folder', () => {
     } finally {
       await db.close();
     }
-    // A fitting template is what the folder is made from: a broken one fails the open, leaving no database behind.
-    await writeFile(join(templates, 'template.tar.gz'), 'not a tarball');
+    // A fitting template is what the folder is made from: a broken one fails the open, leaving no database behind,
+    // whether it is no gzip at all or an archive cut short (whole gzip, half a tar).
+    const archive = gunzipSync(await readFile(join(templates, 'template.tar.gz')));
     const broken = join(work, 'from-broken');
     await mkdir(broken);
-    await expect(initdbOnce(broken, PGLITE_START_PARAMS, templates)).rejects.toThrow(/unpacking the template/);
-    expect(existsSync(join(broken, 'PG_VERSION'))).toBe(false);
+    for (const bytes of [Buffer.from('not a tarball'), gzipSync(archive.subarray(0, archive.length / 2))]) {
+      await writeFile(join(templates, 'template.tar.gz'), bytes);
+      await expect(initdbOnce(broken, PGLITE_START_PARAMS, templates)).rejects.toThrow(/unpacking the template/);
+      expect(existsSync(join(broken, 'PG_VERSION'))).toBe(false);
+    }
   });
 
   it('leaves a template made with other settings alone and runs initdb', { timeout: INITDB_MS }, async () => {
