@@ -7,10 +7,11 @@
  * `cur` reads each input URL's row and its memberships by key (two probes per row) and compares it: a new URL is
  * inserted, a changed or returned one (lastmod, changefreq, priority IS DISTINCT FROM, or `removed_at` set) or one
  * recorded under another sitemap is updated, and an unchanged one is not written at all. Each (URL, sitemap) the part
- * saw is recorded for the removal step once: a membership that is new, or whose URL more than one sitemap lists, is
- * stamped with the sync's sequence number (so the part listing that URL second knows); any other, the common case of an
- * unchanged URL only its own sitemap lists, goes into the part's `part_sightings` row for that sitemap (an array of
- * URLs). A URL this sync has already seen (a membership stamped this sync, its row written this sync, or, when this part
+ * saw is recorded for the removal step once: a URL its own sitemap alone lists has no membership row (migration 9:
+ * implicit, its `source_sitemap`), so a new one is recorded by its row, written by this sync; a membership of a URL more
+ * than one sitemap lists is a row stamped with the sync's sequence number (so the part listing that URL second knows);
+ * any other, the common case of an unchanged URL, goes into the part's `part_sightings` row for that sitemap (an array
+ * of URLs). A URL this sync has already seen (a membership stamped this sync, its row written this sync, or, when this part
  * lists it first under a new sitemap, a sighting by its one known sitemap) keeps what it was given first and is not
  * counted again. Changes and returns append to `url_history`.
  *
@@ -34,14 +35,17 @@ cur AS MATERIALIZED (
   FROM input i
   LEFT JOIN LATERAL (SELECT * FROM urls x WHERE x.site_id = $2 AND x.url = i.url LIMIT 1) u ON true
 ),
--- The memberships of the known URLs, probed by key the same way (a new URL has none).
+-- The memberships of the known URLs, probed by key the same way (a new URL has none). A live URL without rows has
+-- one, implicit: the sitemap it is recorded under (migration 9).
 members AS MATERIALIZED (
-  SELECT c.url, c.sitemap_id, c.written_now, m.ids, m.stamped
+  SELECT c.url, c.sitemap_id, c.written_now, m.ids IS NULL AS implicit, coalesce(m.stamped, false) AS stamped,
+    coalesce(m.ids, ARRAY[CASE WHEN c.old_source = c.source THEN c.sitemap_id
+      ELSE (SELECT s.sitemap_id FROM sitemaps s WHERE s.site_id = $2 AND s.url = c.old_source) END]) AS ids
   FROM cur c CROSS JOIN LATERAL (
     SELECT array_agg(x.sitemap_id) AS ids, bool_or(x.seen_seq = (SELECT seq FROM sync)) AS stamped
     FROM url_sitemaps x WHERE x.site_id = $2 AND x.url = c.url
   ) m
-  WHERE c.known
+  WHERE c.known AND (m.ids IS NOT NULL OR NOT c.was_removed)
 ),
 -- Known under one other sitemap only, unstamped: that sitemap may have listed it earlier this sync without a write.
 risky AS MATERIALIZED (
@@ -58,8 +62,11 @@ fate AS MATERIALIZED (
   SELECT c.*, s.seen_now, c.known AND NOT s.seen_now AS compared,
     c.known AND NOT s.seen_now AND (c.old_lastmod, c.old_changefreq, c.old_priority) IS DISTINCT FROM (c.lastmod, c.changefreq, c.priority) AS changed,
     c.known AND NOT s.seen_now AND c.was_removed AS returned,
-    -- Stamped unless its one membership is this very one.
-    c.more_listed OR ms.ids IS DISTINCT FROM ARRAY[c.sitemap_id] AS stamp
+    -- Written as rows when another sitemap lists it too (a URL new, or removed, has no membership to keep).
+    c.more_listed OR (ms.ids IS NOT NULL AND ms.ids IS DISTINCT FROM ARRAY[c.sitemap_id]) AS stamp,
+    -- An implicit membership becomes a row of its own, seen or not this sync as it was, beside the new ones.
+    coalesce(ms.implicit AND ms.ids[1] <> c.sitemap_id, false)
+      AND NOT EXISTS (SELECT 1 FROM extra e WHERE e.url = c.url AND e.sitemap_id = ms.ids[1]) AS carry, ms.ids[1] AS carried_id
   FROM cur c LEFT JOIN members ms ON ms.url = c.url LEFT JOIN prior p ON p.url = c.url
   CROSS JOIN LATERAL (SELECT coalesce(ms.stamped, false) OR c.written_now OR p.url IS NOT NULL AS seen_now) s
 ),
@@ -76,7 +83,14 @@ added AS (
                     first_seen_at, last_seen_at, sitemap_synced_at, changed_at, removed_at, last_sync_id)
   SELECT $2, f.url, f.lastmod, f.changefreq, f.priority, f.source, f.locale, f.path_prefix, now(), now(), now(), now(), NULL, $1
   FROM fate f WHERE NOT f.known AND EXISTS (SELECT 1 FROM claim)
-  ON CONFLICT (site_id, url) DO NOTHING
+  -- A row a concurrent part inserted first is returned with its source (the no-op update locks and returns it).
+  ON CONFLICT (site_id, url) DO UPDATE SET last_sync_id = EXCLUDED.last_sync_id
+  RETURNING url, source_sitemap AS source
+),
+-- New URLs a concurrent part inserted under another sitemap: both memberships are written as rows.
+contested AS MATERIALIZED (
+  SELECT a.url, (SELECT s.sitemap_id FROM sitemaps s WHERE s.site_id = $2 AND s.url = a.source) AS other
+  FROM added a JOIN fate f ON f.url = a.url WHERE a.source <> f.source
 ),
 -- The rows to write, probed by key (url = ANY): never a scan of the site, whatever the statistics say.
 moved AS MATERIALIZED (
@@ -89,20 +103,28 @@ updated AS (
   FROM moved m
   WHERE u.site_id = $2 AND u.url = ANY (ARRAY(SELECT url FROM moved)) AND u.url = m.url AND EXISTS (SELECT 1 FROM claim)
 ),
--- Each listed (URL, sitemap) is recorded once: stamped in its membership when the membership is new or the URL is
--- listed by more than one sitemap (every further membership in extra is), else as a sighting: a URL only its
--- own sitemap lists writes no row of its own.
+-- Each listed (URL, sitemap) is recorded once: stamped in its membership row when the URL is listed by more than one
+-- sitemap (every further membership in extra is), else as a sighting when its URL is known; a new URL listed by its
+-- own sitemap alone writes no membership (implicit) and no sighting (its row, written by this sync, says it).
 member AS (
   INSERT INTO url_sitemaps AS m (site_id, url, sitemap_id, seen_seq)
-  SELECT $2, l.url, l.sitemap_id, (SELECT seq FROM sync)
-  FROM (SELECT f.url, f.sitemap_id FROM fate f WHERE f.stamp UNION ALL SELECT e.url, e.sitemap_id FROM extra e) l
+  SELECT $2, l.url, l.sitemap_id, l.seen_seq
+  FROM (
+    SELECT f.url, f.sitemap_id, (SELECT seq FROM sync) AS seen_seq FROM fate f
+    WHERE f.stamp OR f.url IN (SELECT c.url FROM contested c)
+    UNION ALL SELECT e.url, e.sitemap_id, (SELECT seq FROM sync) FROM extra e
+    UNION ALL SELECT f.url, f.carried_id, CASE WHEN f.seen_now THEN (SELECT seq FROM sync) ELSE 0 END FROM fate f WHERE f.carry
+    UNION ALL SELECT c.url, c.other, (SELECT seq FROM sync) FROM contested c
+    WHERE NOT EXISTS (SELECT 1 FROM extra e WHERE e.url = c.url AND e.sitemap_id = c.other)
+  ) l
   WHERE EXISTS (SELECT 1 FROM claim)
+  -- Sequence numbers only grow: a stamp is never taken back by a row written unstamped.
   ON CONFLICT (site_id, url, sitemap_id) DO UPDATE SET seen_seq = EXCLUDED.seen_seq
-  WHERE m.seen_seq <> EXCLUDED.seen_seq
+  WHERE m.seen_seq < EXCLUDED.seen_seq
 ),
 sighted AS (
   INSERT INTO part_sightings (sync_id, sitemap_id, shard, part, urls)
-  SELECT $1, f.sitemap_id, $3, $4, array_agg(f.url) FROM fate f WHERE NOT f.stamp AND EXISTS (SELECT 1 FROM claim) GROUP BY f.sitemap_id
+  SELECT $1, f.sitemap_id, $3, $4, array_agg(f.url) FROM fate f WHERE f.known AND NOT f.stamp AND EXISTS (SELECT 1 FROM claim) GROUP BY f.sitemap_id
 ),
 hist AS (
   INSERT INTO url_history (site_id, url, sync_id, event, old_value, new_value)

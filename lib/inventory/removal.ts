@@ -4,7 +4,8 @@ import { BATCH_ROWS } from './apply-shard.js';
 import { planRemovals, type KnownSitemap, type RemovalPlan, type SyncOutcome } from './removal-plan.js';
 
 // The memberships the sync drops are queued once, set-based: those of its gone sitemaps, and those its read sitemaps did
-// not list: neither stamped with its sequence number ($4) nor among the sightings its parts recorded
+// not list: neither seen by a part of it (a row stamped with its sequence number $4, an implicit membership whose URL
+// row it wrote: `url_memberships`, migration 9) nor among the sightings its parts recorded
 // (lib/inventory/apply-part-sql.ts). Safe to run again: a dropped membership is gone, a queued one stays queued. Only
 // while the sync runs: its end deletes its sightings in the statement that ends it, so a second worker's removal step
 // that comes after the end queues nothing, instead of taking every membership for unseen.
@@ -12,13 +13,13 @@ const RUNNING = `EXISTS (SELECT 1 FROM syncs y WHERE y.sync_id = $1 AND y.state 
 
 const QUEUE_GONE_SQL = `
 INSERT INTO sync_drops (sync_id, url, sitemap_id)
-SELECT $1, m.url, m.sitemap_id FROM url_sitemaps m WHERE ${RUNNING} AND m.site_id = $2 AND m.sitemap_id = ANY($3::int[])
+SELECT $1, m.url, m.sitemap_id FROM url_memberships m WHERE ${RUNNING} AND m.site_id = $2 AND m.sitemap_id = ANY($3::int[])
 ON CONFLICT DO NOTHING`;
 
 const QUEUE_UNLISTED_SQL = `
 INSERT INTO sync_drops (sync_id, url, sitemap_id)
-SELECT $1, m.url, m.sitemap_id FROM url_sitemaps m
-WHERE ${RUNNING} AND m.site_id = $2 AND m.sitemap_id = ANY($3::int[]) AND m.seen_seq <> $4
+SELECT $1, m.url, m.sitemap_id FROM url_memberships m
+WHERE ${RUNNING} AND m.site_id = $2 AND m.sitemap_id = ANY($3::int[]) AND m.seen_seq IS DISTINCT FROM $4 AND m.written_in IS DISTINCT FROM $1
   AND NOT EXISTS (
     SELECT 1 FROM part_sightings p CROSS JOIN LATERAL unnest(p.urls) AS s(url)
     WHERE p.sync_id = $1 AND p.sitemap_id = m.sitemap_id AND s.url = m.url
@@ -39,8 +40,9 @@ async function joinSightings(db: InventoryDb, sql: string, params: readonly unkn
   });
 }
 
-// One batch of at most 500 queued drops, in key order: each membership deleted with its queue row, and each URL that
-// no sitemap lists any more is stamped removed, with a history row, counted on the sync. One transaction.
+// One batch of at most 500 queued drops, in key order: each membership deleted with its queue row (an implicit one has
+// no row: its URL has no other membership), and each URL that no sitemap lists any more is stamped removed, with a
+// history row, counted on the sync. One transaction.
 const REMOVE_BATCH_SQL = `
 WITH dead AS (
   SELECT q.url, q.sitemap_id FROM sync_drops q WHERE q.sync_id = $1 ORDER BY q.url, q.sitemap_id LIMIT ${BATCH_ROWS}
@@ -85,8 +87,8 @@ export async function readKnownSitemaps(db: InventoryDb, sync: { syncId: string;
 
 /**
  * Records on the sync how many sitemaps were unchanged, how many live URLs they kept, and how many live URLs this sync
- * did not see (no membership stamped with its sequence number `seq`, none among its sightings) were kept because their
- * sitemap failed or could not be proven gone (set, not added: safe to repeat).
+ * did not see (no membership it stamped with its sequence number `seq` or wrote the URL row of, none among its
+ * sightings) were kept because their sitemap failed or could not be proven gone (set, not added: safe to repeat).
  */
 export async function recordKept(
   db: InventoryDb,
@@ -99,13 +101,13 @@ export async function recordKept(
     `UPDATE syncs SET unchanged_sitemaps = $3, updated_at = now(),
        kept_count = CASE WHEN cardinality($4::int[]) = 0 THEN 0 ELSE (
          SELECT count(*) FROM urls u WHERE u.site_id = $2 AND u.removed_at IS NULL
-           AND EXISTS (SELECT 1 FROM url_sitemaps m WHERE m.site_id = $2 AND m.url = u.url AND m.sitemap_id = ANY($4::int[]))) END,
+           AND EXISTS (SELECT 1 FROM url_memberships m WHERE m.site_id = $2 AND m.url = u.url AND m.sitemap_id = ANY($4::int[]))) END,
        kept_unread_count = CASE WHEN cardinality($5::int[]) = 0 THEN 0 ELSE (
          SELECT count(*) FROM urls u WHERE u.site_id = $2 AND u.removed_at IS NULL
-           AND NOT EXISTS (SELECT 1 FROM url_sitemaps m WHERE m.site_id = $2 AND m.url = u.url AND m.seen_seq = $6)
+           AND NOT EXISTS (SELECT 1 FROM url_memberships m WHERE m.site_id = $2 AND m.url = u.url AND (m.seen_seq = $6 OR m.written_in = $1))
            AND NOT EXISTS (SELECT 1 FROM part_sightings p CROSS JOIN LATERAL unnest(p.urls) AS s(url) WHERE p.sync_id = $1 AND s.url = u.url)
-           AND EXISTS (SELECT 1 FROM url_sitemaps m WHERE m.site_id = $2 AND m.url = u.url AND m.sitemap_id = ANY($5::int[]))
-           AND NOT EXISTS (SELECT 1 FROM url_sitemaps m WHERE m.site_id = $2 AND m.url = u.url AND m.sitemap_id = ANY($4::int[]))) END
+           AND EXISTS (SELECT 1 FROM url_memberships m WHERE m.site_id = $2 AND m.url = u.url AND m.sitemap_id = ANY($5::int[]))
+           AND NOT EXISTS (SELECT 1 FROM url_memberships m WHERE m.site_id = $2 AND m.url = u.url AND m.sitemap_id = ANY($4::int[]))) END
      WHERE sync_id = $1 AND state = 'running'`,
     [sync.syncId, sync.siteId, unchangedSitemaps, plan.unchanged, plan.unread, sync.seq],
   );

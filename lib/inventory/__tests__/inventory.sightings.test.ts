@@ -104,6 +104,11 @@ describe.each(DATABASES)('sightings recorded per part on $name', ({ open }) => {
   it('removes nothing a sync running across the upgrade saw: memberships stamped by parts applied before migration 8 count as sightings', async () => {
     await createSite(test.db, { rootUrl: `${ORIGIN}/`, siteId: 'upgrade' });
     await syncShards('upgrade', [pages('a', A, 600)]);
+    // The membership rows the code before migration 9 wrote for every URL.
+    await test.db.query(
+      `INSERT INTO url_sitemaps (site_id, url, sitemap_id, seen_seq)
+       SELECT u.site_id, u.url, s.sitemap_id, 0 FROM urls u JOIN sitemaps s ON s.site_id = u.site_id AND s.url = u.source_sitemap WHERE u.site_id = 'upgrade'`,
+    );
     // Parts applied by the code before migration 8: every membership they saw stamped, no sighting rows.
     const resync = await syncShards('upgrade', [pages('a', A, 600)], async (syncId) => {
       await test.db.query('DELETE FROM part_sightings WHERE sync_id = $1', [syncId]);
