@@ -2,6 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
+import { afterAll, beforeAll } from 'vitest';
 import { startLoopbackServer, type LoopbackServer } from '../../demo/loopback-server.js';
 import type { InventoryDb } from '../db.js';
 import { openInventoryDb } from '../open-db.js';
@@ -115,6 +116,38 @@ export async function openPgliteTestDb(): Promise<TestDb> {
 
 /** A fresh PGlite directory runs initdb in WebAssembly: about 40 s on this shared machine under load. */
 export const PGLITE_START_MS = 180_000;
+
+/**
+ * A database opened by `open` before the enclosing describe block's tests and closed and dropped after them. The
+ * handle is usable from the tests on (and `db` may be replaced, by a test that reopens it).
+ */
+export function useTestDb(open: () => Promise<TestDb>): TestDb {
+  let opened: TestDb | undefined;
+  const current = (): TestDb => {
+    if (opened === undefined) throw new Error('the test database is not open yet: use it from a test or a later hook');
+    return opened;
+  };
+  beforeAll(async () => {
+    opened = await open();
+  }, PGLITE_START_MS);
+  afterAll(async () => {
+    await opened?.db.close();
+    await opened?.drop();
+  });
+  return {
+    get db() {
+      return current().db;
+    },
+    set db(db: InventoryDb) {
+      current().db = db;
+    },
+    reopen: () => current().reopen(),
+    get env() {
+      return current().env;
+    },
+    drop: () => current().drop(),
+  };
+}
 
 /** Both databases the shared suite runs against. */
 export const DATABASES = [

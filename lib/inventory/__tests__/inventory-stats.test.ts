@@ -1,21 +1,13 @@
 // The health route's counts on both databases: sites, running syncs and the oldest one's age, due syncs (scheduled, due,
 // not running, not deleted) and the oldest one's wait, measured on the database's clock.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { inventoryStats } from '../inventory-stats.js';
-import { DATABASES, PGLITE_START_MS, type TestDb } from './inventory-fixtures.js';
+import { DATABASES, useTestDb } from './inventory-fixtures.js';
 
 const MINUTE_MS = 60_000;
 
 describe.each(DATABASES)('inventory stats on $name', ({ open }) => {
-  let test: TestDb;
-
-  beforeAll(async () => {
-    test = await open();
-  }, PGLITE_START_MS);
-  afterAll(async () => {
-    await test?.db.close();
-    await test?.drop();
-  });
+  const test = useTestDb(open);
 
   it('counts nothing on an empty inventory', async () => {
     expect(await inventoryStats(test.db)).toEqual({ sites: 0, runningSyncs: 0, oldestRunningAgeMs: null, dueSyncs: 0, oldestDueAgeMs: null });

@@ -16,7 +16,7 @@ import {
   syncToEnd,
   urlFacts,
   type MutableSite,
-  type TestDb,
+  useTestDb,
 } from './inventory-fixtures.js';
 
 const PAGES = 8_000;
@@ -43,18 +43,15 @@ function crashChild(env: Record<string, string>): Promise<{ killedAt: { seen: nu
 
 describe.each(DATABASES)('inventory sync on $name', ({ name, open }) => {
   let site: MutableSite;
-  let test: TestDb;
+  const test = useTestDb(open);
   let redis: TestRedis;
 
   beforeAll(async () => {
     site = await startMutableSite(PAGES);
     redis = await startTestRedis();
-    test = await open();
   }, PGLITE_START_MS);
   afterAll(async () => {
     await site?.close();
-    await test?.db.close();
-    await test?.drop();
     await redis?.stop();
   });
 

@@ -7,7 +7,7 @@ import { createSite } from '../sites.js';
 import { finishSync, getSync, insertSync } from '../syncs.js';
 import { newJobId } from '../../store/job-id.js';
 import type { ShardEntry } from '../../core/types.js';
-import { DATABASES, PGLITE_START_MS, TEST_DATABASE_URL, openPostgresTestDb, urlFacts, type TestDb } from './inventory-fixtures.js';
+import { DATABASES, TEST_DATABASE_URL, openPostgresTestDb, urlFacts, type TestDb, useTestDb } from './inventory-fixtures.js';
 
 // Migration 9: a URL its own sitemap alone lists has no membership row; rows appear once a second sitemap lists it.
 const ORIGIN = 'https://implicit.example';
@@ -32,14 +32,7 @@ async function membershipRows(test: TestDb, siteId: string): Promise<string[][]>
 const removedUrls = async (test: TestDb, siteId: string) => (await urlFacts(test.db, siteId)).filter((row) => row.removed).map((row) => row.url);
 
 describe.each(DATABASES)('implicit memberships on $name', ({ open }) => {
-  let test: TestDb;
-  beforeAll(async () => {
-    test = await open();
-  }, PGLITE_START_MS);
-  afterAll(async () => {
-    await test?.db.close();
-    await test?.drop();
-  });
+  const test = useTestDb(open);
 
   /** One sync of `siteId` applying `shards` in order, then its removal step with `outcome` and `done`. */
   async function syncShards(siteId: string, shards: ShardEntry[][], outcome = READ_WHOLE) {
@@ -101,10 +94,9 @@ describe.each(DATABASES)('implicit memberships on $name', ({ open }) => {
 });
 
 describe('a new URL two parts insert at once (postgres)', () => {
-  let test: TestDb;
+  const test = useTestDb(openPostgresTestDb);
   const other = new pg.Client({ connectionString: TEST_DATABASE_URL });
   beforeAll(async () => {
-    test = await openPostgresTestDb();
     await other.connect();
     await other.query(`SET search_path = ${test.env.INVENTORY_SCHEMA ?? 'public'}`);
   });

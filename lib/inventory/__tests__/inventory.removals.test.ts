@@ -5,7 +5,7 @@ import { MemoryJobStore } from '../../store/memory-job-store.js';
 import { createSite } from '../sites.js';
 import { startSync } from '../sync-driver.js';
 import { getSyncDetail } from '../syncs.js';
-import { DATABASES, LOOPBACK_NET, PGLITE_START_MS, historyFacts, syncToEnd, urlFacts, type TestDb } from './inventory-fixtures.js';
+import { DATABASES, LOOPBACK_NET, PGLITE_START_MS, historyFacts, syncToEnd, urlFacts, useTestDb } from './inventory-fixtures.js';
 
 /** How a sitemap answers: its document, a 503, a 404, or half its document and then a dropped connection. */
 type Fault = 'ok' | 503 | 404 | 'drop';
@@ -77,17 +77,13 @@ function touch(tree: Tree, path: string, lastmod = '2026-02-01'): void {
 }
 
 describe.each(DATABASES)('no false removals on $name', ({ open }) => {
-  let test: TestDb;
+  const test = useTestDb(open);
   const store = new MemoryJobStore();
   const servers: LoopbackServer[] = [];
 
-  beforeAll(async () => {
-    test = await open();
-  }, PGLITE_START_MS);
+  beforeAll(async () => {}, PGLITE_START_MS);
   afterAll(async () => {
     await Promise.all(servers.map((server) => server.close()));
-    await test?.db.close();
-    await test?.drop();
   });
 
   const runtime = () => ({ db: test.db, store, net: LOOPBACK_NET });

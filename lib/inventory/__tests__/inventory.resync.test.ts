@@ -4,7 +4,7 @@ import { MemoryJobStore } from '../../store/memory-job-store.js';
 import { readSiteValidators } from '../site-validators.js';
 import { createSite } from '../sites.js';
 import { startSync } from '../sync-driver.js';
-import { DATABASES, LOOPBACK_NET, PGLITE_START_MS, syncToEnd, urlFacts, type TestDb } from './inventory-fixtures.js';
+import { DATABASES, LOOPBACK_NET, PGLITE_START_MS, syncToEnd, urlFacts, useTestDb } from './inventory-fixtures.js';
 
 /** One urlset of the site: its pages, the lastmod the index lists it with, and a 304 it gives whatever changed (a lie). */
 interface Leaf {
@@ -49,17 +49,14 @@ async function startSite(): Promise<LoopbackServer & { leaves: Map<string, Leaf>
 
 describe.each(DATABASES)('incremental re-sync of the inventory on $name', ({ open }) => {
   let site: Awaited<ReturnType<typeof startSite>>;
-  let test: TestDb;
+  const test = useTestDb(open);
   const store = new MemoryJobStore();
 
   beforeAll(async () => {
     site = await startSite();
-    test = await open();
   }, PGLITE_START_MS);
   afterAll(async () => {
     await site?.close();
-    await test?.db.close();
-    await test?.drop();
   });
 
   const live = async () =>

@@ -13,7 +13,7 @@ import { formatSchedule, ScheduleSchema } from '../schedule.js';
 import { createSite, getSite, setSiteSchedule, updateSite } from '../sites.js';
 import type { SyncRuntime } from '../sync-driver.js';
 import { openInventoryDb } from '../open-db.js';
-import { LOOPBACK_NET, openPostgresTestDb, PGLITE_START_MS, startMutableSite, syncToEnd, type MutableSite, type TestDb } from './inventory-fixtures.js';
+import { LOOPBACK_NET, openPostgresTestDb, PGLITE_START_MS, startMutableSite, syncToEnd, type MutableSite, useTestDb } from './inventory-fixtures.js';
 
 const MINUTE = 60_000;
 
@@ -36,21 +36,18 @@ describe('schedule text', () => {
 });
 
 describe('scheduled syncs on postgres', () => {
-  let test: TestDb;
+  const test = useTestDb(openPostgresTestDb);
   let second: InventoryDb;
   let site: MutableSite;
   const store = new MemoryJobStore();
   const runtime = (db: InventoryDb): SyncRuntime => ({ db, store, net: LOOPBACK_NET });
 
   beforeAll(async () => {
-    test = await openPostgresTestDb();
     second = await test.reopen();
     site = await startMutableSite(30);
   });
   afterAll(async () => {
     await second?.close();
-    await test?.db.close();
-    await test?.drop();
     await site?.close();
   });
   beforeEach(async () => {

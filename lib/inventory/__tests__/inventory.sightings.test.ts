@@ -1,11 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { applyShard } from '../apply-shard.js';
 import { removeWhatIsGone } from '../removal.js';
 import { createSite } from '../sites.js';
 import { finishSync, getSync, insertSync } from '../syncs.js';
 import { newJobId } from '../../store/job-id.js';
 import type { ShardEntry } from '../../core/types.js';
-import { DATABASES, PGLITE_START_MS, historyFacts, urlFacts, type TestDb } from './inventory-fixtures.js';
+import { DATABASES, historyFacts, urlFacts, useTestDb } from './inventory-fixtures.js';
 
 const ORIGIN = 'https://seen.example';
 const A = `${ORIGIN}/a.xml`;
@@ -24,14 +24,7 @@ const pages = (name: string, source: string, count: number, changed = 0): ShardE
   Array.from({ length: count }, (_, i) => entry(`/${name}/${i}`, source, i < changed ? '2026-02-01' : '2026-01-01'));
 
 describe.each(DATABASES)('sightings recorded per part on $name', ({ open }) => {
-  let test: TestDb;
-  beforeAll(async () => {
-    test = await open();
-  }, PGLITE_START_MS);
-  afterAll(async () => {
-    await test?.db.close();
-    await test?.drop();
-  });
+  const test = useTestDb(open);
 
   /** One sync of `siteId` applying `shards` in order, then its removal step (every sitemap read whole) and `done`. */
   async function syncShards(siteId: string, shards: ShardEntry[][], beforeRemoval?: (syncId: string) => Promise<void>) {

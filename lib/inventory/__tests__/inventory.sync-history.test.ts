@@ -20,22 +20,19 @@ import {
   syncSite,
   urlFacts,
   type MutableSite,
-  type TestDb,
+  useTestDb,
 } from './inventory-fixtures.js';
 
 describe.each(DATABASES)('inventory on $name', ({ open }) => {
   let site: MutableSite;
-  let test: TestDb;
+  const test = useTestDb(open);
   const store = new MemoryJobStore();
 
   beforeAll(async () => {
     site = await startMutableSite(1_500);
-    test = await open();
   }, PGLITE_START_MS);
   afterAll(async () => {
     await site?.close();
-    await test?.db.close();
-    await test?.drop();
   });
 
   it('applies migrations once: a second run applies nothing', async () => {

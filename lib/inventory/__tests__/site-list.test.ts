@@ -5,16 +5,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isFactoryError } from '../../core/errors.js';
 import { listSitePage, SiteListQuerySchema, type SiteListQuery } from '../site-list.js';
 import { getSync } from '../syncs.js';
-import { DATABASES, PGLITE_START_MS, type TestDb } from './inventory-fixtures.js';
+import { DATABASES, PGLITE_START_MS, useTestDb } from './inventory-fixtures.js';
 
 const SITES = 2_000;
 const PAGE = 50;
 
 describe.each(DATABASES)('site list on $name', ({ open }) => {
-  let test: TestDb;
+  const test = useTestDb(open);
 
   beforeAll(async () => {
-    test = await open();
     // Sites 0-999 share one created_at; the rest are a microsecond apart (a Date would round them together).
     await test.db.query(
       `INSERT INTO sites (site_id, root_url, created_at)
@@ -23,10 +22,7 @@ describe.each(DATABASES)('site list on $name', ({ open }) => {
        FROM generate_series(1999, 0, -1) n`,
     );
   }, PGLITE_START_MS);
-  afterAll(async () => {
-    await test?.db.close();
-    await test?.drop();
-  });
+  afterAll(async () => {});
 
   const query = (raw: Record<string, string>): SiteListQuery => SiteListQuerySchema.parse(raw);
 

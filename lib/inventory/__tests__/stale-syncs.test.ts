@@ -7,21 +7,18 @@ import { MemoryJobStore } from '../../store/memory-job-store.js';
 import { createSite } from '../sites.js';
 import { staleSyncIds, withSyncHeartbeat } from '../stale-syncs.js';
 import { startSync, stopSync, type SyncRuntime } from '../sync-driver.js';
-import { LOOPBACK_NET, openPostgresTestDb, startMutableSite, type MutableSite, type TestDb } from './inventory-fixtures.js';
+import { LOOPBACK_NET, openPostgresTestDb, startMutableSite, type MutableSite, useTestDb } from './inventory-fixtures.js';
 
 describe('stale syncs', () => {
-  let test: TestDb;
+  const test = useTestDb(openPostgresTestDb);
   let site: MutableSite;
   let runtime: SyncRuntime;
 
   beforeAll(async () => {
-    test = await openPostgresTestDb();
     site = await startMutableSite(20);
     runtime = { db: test.db, store: new MemoryJobStore(), net: LOOPBACK_NET };
   });
   afterAll(async () => {
-    await test?.db.close();
-    await test?.drop();
     await site?.close();
   });
 
