@@ -75,6 +75,7 @@ export class ShardShelf {
     closeSync(this.file.fd);
     unlinkSync(this.file.path);
     this.file = null;
+    releaseFolder();
   }
 
   private openFile(): { fd: number; path: string; end: number } {
@@ -91,13 +92,28 @@ function writeFully(fd: number, bytes: Buffer, position: number): void {
 }
 
 let folder: string | null = null;
+let filesInFolder = 0;
 let nextFile = 0;
+let cleanupAtExit = false;
 
-// One private folder per process, removed when it exits (a process killed with SIGKILL leaves it in the temp folder).
+// One private folder per process while any shelf has a spill file, removed with the last file and at exit (a process
+// killed with SIGKILL leaves it in the temp folder).
 function spillFolder(): string {
+  filesInFolder += 1;
   if (folder !== null) return folder;
-  const made = mkdtempSync(join(tmpdir(), 'crawler-factory-shards-'));
-  folder = made;
-  process.once('exit', () => rmSync(made, { recursive: true, force: true }));
-  return made;
+  folder = mkdtempSync(join(tmpdir(), 'crawler-factory-shards-'));
+  if (!cleanupAtExit) {
+    cleanupAtExit = true;
+    process.once('exit', () => {
+      if (folder !== null) rmSync(folder, { recursive: true, force: true });
+    });
+  }
+  return folder;
+}
+
+function releaseFolder(): void {
+  filesInFolder -= 1;
+  if (filesInFolder > 0 || folder === null) return;
+  rmSync(folder, { recursive: true, force: true });
+  folder = null;
 }

@@ -1,4 +1,5 @@
 import { existsSync, statSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ShardShelf } from '../shard-shelf.js';
 
@@ -22,8 +23,24 @@ describe('shard shelf', () => {
     expect(shelf.get(5)).toBe(texts[5]);
     shelf.clear();
     expect(existsSync(file)).toBe(false);
+    // The folder goes with the last spill file: nothing is left in the temp folder by a process that cleared its jobs.
+    expect(existsSync(dirname(file))).toBe(false);
     expect(shelf.spillFile).toBeNull();
     expect(shelf.get(5)).toBeUndefined();
+  });
+
+  it('shares one folder between shelves that spill at once, removed with the last of their files', () => {
+    const first = new ShardShelf(0);
+    const second = new ShardShelf(0);
+    first.set(0, '{"a":1}');
+    second.set(0, '{"b":2}');
+    const folder = dirname(first.spillFile as string);
+    expect(dirname(second.spillFile as string)).toBe(folder);
+    first.clear();
+    expect(existsSync(folder)).toBe(true);
+    expect(second.get(0)).toBe('{"b":2}');
+    second.clear();
+    expect(existsSync(folder)).toBe(false);
   });
 
   it('frees memory a dropped shard held for the next one, so a drained job never spills', () => {
