@@ -1,11 +1,13 @@
 import { closeSync, mkdtempSync, openSync, readSync, rmSync, unlinkSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { StoreError } from './store-errors.js';
 
 /**
- * Shard text (UTF-16 units; about bytes for URLs) a shelf keeps in memory before it writes further shards to its spill file. A sync reads sitemaps much
- * faster than its sink applies them (a 1M-URL site into PGlite: every shard read within the first slice, 250 MB of
- * JSON in the heap); past this, shards wait on disk, where they cost a sequential write and one read each.
+ * Shard text (UTF-16 units; about bytes for URLs) a shelf keeps in memory before it writes further shards to its
+ * spill file. A sync reads sitemaps much faster than its sink applies them (a 1M-URL site into PGlite: every shard
+ * read within the first slice, 250 MB of JSON in the heap); past this, shards wait on disk, where they cost a
+ * sequential write and one read each.
  */
 export const SHARD_MEMORY_CHARS = 8 * 1024 * 1024;
 
@@ -17,8 +19,8 @@ interface Spilled {
 
 /**
  * The shards of one in-memory job: JSON text by shard number, the first ones in memory and the rest in a file of
- * their own under the process's spill folder (made on first use, removed at exit). Dropped shards free their memory
- * at once; a file's space comes back when the job is cleared.
+ * their own under the process's spill folder (made on first use, removed with its last file and at exit). Dropped
+ * shards free their memory at once; a file's space comes back when the job is cleared.
  */
 export class ShardShelf {
   private readonly held = new Map<number, string>();
@@ -47,8 +49,12 @@ export class ShardShelf {
     const at = this.spilled.get(shard);
     if (at === undefined || this.file === null) return undefined;
     const bytes = Buffer.allocUnsafe(at.bytes);
-    let read = 0;
-    while (read < at.bytes) read += readSync(this.file.fd, bytes, read, at.bytes - read, at.position + read);
+    for (let read = 0; read < at.bytes;) {
+      const got = readSync(this.file.fd, bytes, read, at.bytes - read, at.position + read);
+      // Cut short under us (the temp folder cleaned by someone else): an error, not a loop reading nothing forever.
+      if (got === 0) throw new StoreError('corrupt', `spilled shard ${shard} ends early in ${this.file.path}`, { key: this.file.path });
+      read += got;
+    }
     return bytes.toString('utf8');
   }
 
@@ -82,6 +88,7 @@ export class ShardShelf {
     if (this.file !== null) return this.file;
     const path = join(spillFolder(), `shards-${(nextFile += 1)}`);
     this.file = { fd: openSync(path, 'wx+', 0o600), path, end: 0 };
+    filesInFolder += 1;
     return this.file;
   }
 }
@@ -99,7 +106,6 @@ let cleanupAtExit = false;
 // One private folder per process while any shelf has a spill file, removed with the last file and at exit (a process
 // killed with SIGKILL leaves it in the temp folder).
 function spillFolder(): string {
-  filesInFolder += 1;
   if (folder !== null) return folder;
   folder = mkdtempSync(join(tmpdir(), 'crawler-factory-shards-'));
   if (!cleanupAtExit) {

@@ -1,4 +1,4 @@
-import { existsSync, statSync } from 'node:fs';
+import { existsSync, statSync, truncateSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ShardShelf } from '../shard-shelf.js';
@@ -41,6 +41,14 @@ describe('shard shelf', () => {
     expect(second.get(0)).toBe('{"b":2}');
     second.clear();
     expect(existsSync(folder)).toBe(false);
+  });
+
+  it('says a spilled shard is corrupt when its file was cut short, instead of reading nothing forever', () => {
+    const shelf = new ShardShelf(0);
+    shelf.set(0, shardText(0, 10));
+    truncateSync(shelf.spillFile as string, 5);
+    expect(() => shelf.get(0)).toThrow(expect.objectContaining({ failure: 'corrupt' }));
+    shelf.clear();
   });
 
   it('frees memory a dropped shard held for the next one, so a drained job never spills', () => {
