@@ -15,8 +15,8 @@ const STAGING_DIR = '.initdb';
 
 /**
  * The fresh database `npm run build` ships (dist/pglite/): a new folder is unpacked from it rather than made by
- * initdb, which takes tens of seconds and about 750 MB (the unpacking: a stream of files, well under a second). Beside it, what it was
- * made with: a template is used only by the PGlite version and start parameters that made it.
+ * initdb, which takes tens of seconds and about 750 MB (the unpacking: a stream of files, no PGlite started). Beside
+ * it, what it was made with: a template is used only by the PGlite version and start parameters that made it.
  */
 const TEMPLATE_DIR = fileURLToPath(new URL('../../pglite/', import.meta.url));
 const TEMPLATE_FILE = 'template.tar.gz';
