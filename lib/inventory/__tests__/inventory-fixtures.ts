@@ -149,6 +149,22 @@ export function useTestDb(open: () => Promise<TestDb>): TestDb {
   };
 }
 
+/**
+ * A second Postgres session on `test`'s schema for the enclosing describe block (one that holds a lock or an
+ * uncommitted row while the code under test runs), connected before its tests and ended after them.
+ */
+export function useSecondSession(test: TestDb): pg.Client {
+  const session = new pg.Client({ connectionString: TEST_DATABASE_URL });
+  beforeAll(async () => {
+    await session.connect();
+    await session.query(`SET search_path = ${test.env.INVENTORY_SCHEMA ?? 'public'}`);
+  });
+  afterAll(async () => {
+    await session.end();
+  });
+  return session;
+}
+
 /** Both databases the shared suite runs against. */
 export const DATABASES = [
   { name: 'postgres', open: openPostgresTestDb },

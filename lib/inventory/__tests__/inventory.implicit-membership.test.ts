@@ -1,5 +1,4 @@
-import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { applyShard } from '../apply-shard.js';
 import { removeWhatIsGone } from '../removal.js';
 import type { SyncOutcome } from '../removal-plan.js';
@@ -7,7 +6,7 @@ import { createSite } from '../sites.js';
 import { finishSync, getSync, insertSync } from '../syncs.js';
 import { newJobId } from '../../store/job-id.js';
 import type { ShardEntry } from '../../core/types.js';
-import { DATABASES, TEST_DATABASE_URL, openPostgresTestDb, urlFacts, type TestDb, useTestDb } from './inventory-fixtures.js';
+import { DATABASES, openPostgresTestDb, urlFacts, type TestDb, useTestDb, useSecondSession } from './inventory-fixtures.js';
 
 // Migration 9: a URL its own sitemap alone lists has no membership row; rows appear once a second sitemap lists it.
 const ORIGIN = 'https://implicit.example';
@@ -95,15 +94,7 @@ describe.each(DATABASES)('implicit memberships on $name', ({ open }) => {
 
 describe('a new URL two parts insert at once (postgres)', () => {
   const test = useTestDb(openPostgresTestDb);
-  const other = new pg.Client({ connectionString: TEST_DATABASE_URL });
-  beforeAll(async () => {
-    await other.connect();
-    await other.query(`SET search_path = ${test.env.INVENTORY_SCHEMA ?? 'public'}`);
-  });
-  afterAll(async () => {
-    await other.end();
-    await test.drop();
-  });
+  const other = useSecondSession(test);
 
   it('keeps both sitemaps as memberships when the other part inserted the URL first under its own sitemap', async () => {
     await createSite(test.db, { rootUrl: `${ORIGIN}/`, siteId: 'race' });

@@ -1,5 +1,5 @@
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { applyShard } from '../apply-shard.js';
 import { MIGRATIONS } from '../migrate.js';
 import { openInventoryDb } from '../open-db.js';
@@ -7,7 +7,7 @@ import { createSite } from '../sites.js';
 import { finishSync, getSync, insertSync, listSyncs } from '../syncs.js';
 import { newJobId } from '../../store/job-id.js';
 import type { ShardEntry } from '../../core/types.js';
-import { openPostgresTestDb, TEST_DATABASE_URL, type TestDb } from './inventory-fixtures.js';
+import { openPostgresTestDb, TEST_DATABASE_URL, useTestDb, useSecondSession } from './inventory-fixtures.js';
 
 // Shard n: 1000 URLs of one sitemap (two parts of 500); `lastmod` lets a later shard change them.
 function shard(n: number, lastmod = '2026-01-01'): ShardEntry[] {
@@ -21,18 +21,9 @@ function shard(n: number, lastmod = '2026-01-01'): ShardEntry[] {
 }
 
 describe('counters per part (postgres)', () => {
-  let test: TestDb;
+  const test = useTestDb(openPostgresTestDb);
+  const locker = useSecondSession(test);
   let firstSyncId = '';
-  const locker = new pg.Client({ connectionString: TEST_DATABASE_URL });
-  beforeAll(async () => {
-    test = await openPostgresTestDb();
-    await locker.connect();
-    await locker.query(`SET search_path = ${test.env.INVENTORY_SCHEMA ?? 'public'}`);
-  });
-  afterAll(async () => {
-    await locker.end();
-    await test.drop();
-  });
 
   it('applies parts while another session holds the sync row locked, and sums their counters on read', async () => {
     await createSite(test.db, { rootUrl: 'https://parts.example/', siteId: 'parts' });
