@@ -1,3 +1,4 @@
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { InventoryDb } from './db.js';
 import { applyShard } from './apply-shard.js';
 import { removeWhatIsGone } from './removal.js';
@@ -60,12 +61,17 @@ async function jobStatusOrNull(store: JobStore, jobId: string): Promise<JobStatu
   }
 }
 
-/** Applies every shard the job has written that the inventory does not hold yet, one shard in memory at a time. */
+/**
+ * Applies every shard the job has written that the inventory does not hold yet, one shard in memory at a time. Each
+ * shard starts on a new turn of the event loop: PGlite answers its queries without one, so a long apply would
+ * otherwise hold off timers (the heartbeat), signals and, in `serve`, every request until its last shard.
+ */
 async function applyPending(runtime: SyncRuntime, sync: Sync, status: JobStatus): Promise<boolean> {
   const applied = await appliedShards(runtime.db, sync.syncId);
   const filter = SiteOptionsSchema.parse((await getSite(runtime.db, sync.siteId)).options).filter ?? null;
   for (let shard = 0; shard < status.shardsWritten; shard += 1) {
     if (applied.has(shard)) continue;
+    await nextTurn();
     const read = await readJobShardEntries(runtime.store, sync.jobId, shard);
     if (read === null) return false;
     await applyShard(runtime.db, { syncId: sync.syncId, siteId: sync.siteId, shard, entries: read.entries, filter });
