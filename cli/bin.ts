@@ -37,9 +37,17 @@ function entryFor([command, subcommand]: string[]): string {
   return './main.js';
 }
 
+// `sync` runs with its heap sized for the work (cli/sized-heap.ts), unless the user sized V8's heap themselves. From
+// the sources (the tsx launcher of tests and development) it runs in this thread: a worker would start without tsx.
+async function inSizedHeap(args: string[]): Promise<boolean> {
+  if (args[0] !== 'sync' || args.includes('--help') || args.includes('-h') || import.meta.url.endsWith('.ts')) return false;
+  return !(await import('./sized-heap.js')).heapSizedByUser();
+}
+
 const args = process.argv.slice(2);
 const quick = quickAnswer(args);
 if (quick !== null) process.stdout.write(quick);
+else if (await inSizedHeap(args)) process.exitCode = await (await import('./sized-heap.js')).runInSizedHeap(args);
 // `walk` and `job run` load their bundles (the program with the command's whole code path in one file,
 // scripts/build.mjs), anything else the modules one by one; all are the same program.
 else process.exitCode = await (await import(entryFor(args))).main(args);
