@@ -3,15 +3,16 @@ import { Worker } from 'node:worker_threads';
 /**
  * V8's old space for a `sync`, in MB. Below V8's smallest "large heap" size its heap grows by at most 1.3x its live set
  * between full collections instead of up to 4x: a 1M-URL sync into PGlite reads its site in ~8 s, and at full speed
- * V8 otherwise lets 150-190 MB of garbage pile up on a live heap of ~45 MB (maxRSS 417-433 MB against 297 MB). The
- * sync's live set is bounded (shards wait on disk, not in the heap), so this is five times what it holds.
+ * V8 otherwise lets 150-190 MB of garbage pile up on a live heap of ~45 MB (maxRSS 422,388-465,804 KB in the main
+ * thread, 337,700-358,312 KB with this alone). The sync's live set is bounded (shards wait on disk, not in the
+ * heap), so this is five times what it holds.
  */
 export const SYNC_HEAP_MB = 256;
 
 /**
  * V8's young generation for a `sync`, in MB (two semi-spaces of 2 MB and their copy reserve, against 16 MB semi-spaces
  * by default): the readers' short-lived strings die as young with less kept resident. The same 1M-URL sync: maxRSS
- * 287,632 KB with it, 337,700-358,312 KB without, at the same wall time (1:54 against 1:57-2:19).
+ * 287,632-301,980 KB with it, 337,700-358,312 KB without, at the same wall time (1:54-2:17 against 1:57-2:19).
  */
 export const SYNC_YOUNG_MB = 6;
 
@@ -19,11 +20,6 @@ export const SYNC_YOUNG_MB = 6;
 export function heapSizedByUser(): boolean {
   const given = [...process.execArgv, process.env.NODE_OPTIONS ?? ''].join(' ');
   return /--max-old-space-size\b/.test(given);
-}
-
-/** What the worker posts when the command has returned. */
-interface Ended {
-  code: number;
 }
 
 /**
@@ -41,21 +37,21 @@ export function runInSizedHeap(args: string[], heapMb = SYNC_HEAP_MB): Promise<n
   process.on('SIGINT', forward);
   process.on('SIGTERM', forward);
   return new Promise((resolve) => {
-    let ended: Ended | null = null;
-    let failure: number | null = null;
-    worker.on('message', (message: Ended) => (ended = message));
+    // The command's exit code, posted when it returned; 1 when the worker failed instead.
+    let code: number | null = null;
+    worker.on('message', (ended: { code: number }) => (code = ended.code));
     worker.on('error', (error: Error & { code?: string }) => {
       const outOfHeap = error.code === 'ERR_WORKER_OUT_OF_MEMORY';
       const advice = outOfHeap
         ? `the command needed more than its ${heapMb} MB heap: run it again with NODE_OPTIONS=--max-old-space-size=1024 (a sync goes on with --resume <syncId>)`
         : `internal: ${error.message}`;
       process.stderr.write(`crawler-factory: ${advice}\n`);
-      failure = 1;
+      code = 1;
     });
     worker.on('exit', (exitCode) => {
       process.off('SIGINT', forward);
       process.off('SIGTERM', forward);
-      resolve(failure ?? (ended as Ended | null)?.code ?? exitCode);
+      resolve(code ?? exitCode);
     });
   });
 }
