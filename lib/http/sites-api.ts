@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { DEFAULT_SYNC_SLICE_BUDGET_MS, START_SLICE_BUDGET_MS, START_SLICE_DEADLINE_MS } from './api-limits.js';
+import { DEFAULT_SYNC_SLICE_BUDGET_MS, START_SLICE_APPLY_DEADLINE_MS, START_SLICE_BUDGET_MS, START_SLICE_DEADLINE_MS } from './api-limits.js';
 import { sliceDispatcher } from '../dispatch/active-dispatcher.js';
 import { inventoryDb } from './inventory-context.js';
 import { parseQuery, readJsonBody } from './request.js';
@@ -17,6 +17,7 @@ import { getSync, getSyncDetail, listSyncs, runningSync } from '../inventory/syn
 import { URL_CSV_HEADER, urlCsvLine } from '../inventory/url-csv.js';
 import { listUrls, streamUrls, UrlQuerySchema, urlHistory, type UrlQuery } from '../inventory/url-query.js';
 import type { UrlRow } from '../inventory/schemas.js';
+import { deadlineSignal } from '../utils/deadline-signal.js';
 import { DOWNLOAD_TOKEN_PARAM, signDownloadToken } from './download-token.js';
 
 /** `POST /api/factory/sites` body. */
@@ -93,10 +94,15 @@ async function startOrExplain(runtime: SyncRuntime, siteId: string, full: boolea
   }
 }
 
-// The first slice: the caller's budget when given; else a short one cut off at a deadline, so a slow site cannot hold the 201.
+// The first slice: the caller's budget when given; else a short one whose reading and applying are cut off at deadlines,
+// so neither a slow site nor a fast one outrunning the inventory can hold the 201.
 function firstSlice(budgetMs: number | undefined, signal: AbortSignal): AdvanceOptions {
   if (budgetMs !== undefined) return { budgetMs, signal };
-  return { budgetMs: START_SLICE_BUDGET_MS, signal: AbortSignal.any([signal, AbortSignal.timeout(START_SLICE_DEADLINE_MS)]) };
+  return {
+    budgetMs: START_SLICE_BUDGET_MS,
+    signal: deadlineSignal(signal, START_SLICE_DEADLINE_MS),
+    applySignal: deadlineSignal(signal, START_SLICE_APPLY_DEADLINE_MS),
+  };
 }
 
 /** The formats a URL export streams in. */

@@ -28,6 +28,11 @@ export interface SyncRuntime {
 export interface AdvanceOptions {
   budgetMs: number;
   signal?: AbortSignal;
+  /**
+   * Once aborted, the step starts no further shard's apply: the shards left wait in the job store for the next step.
+   * Without it, the step applies every shard read so far (a sink slower than the site can make that long).
+   */
+  applySignal?: AbortSignal;
   workerId?: string;
 }
 
@@ -62,16 +67,18 @@ async function jobStatusOrNull(store: JobStore, jobId: string): Promise<JobStatu
 }
 
 /**
- * Applies every shard the job has written that the inventory does not hold yet, one shard in memory at a time. Each
- * shard starts on a new turn of the event loop: PGlite answers its queries without one, so a long apply would
- * otherwise hold off timers (the heartbeat), signals and, in `serve`, every request until its last shard.
+ * Applies every shard the job has written that the inventory does not hold yet, one shard in memory at a time, until
+ * `stop` aborts; true when none is left. Each shard starts on a new turn of the event loop: PGlite answers its queries
+ * without one, so a long apply would otherwise hold off timers (the heartbeat), signals and, in `serve`, every
+ * request until its last shard.
  */
-async function applyPending(runtime: SyncRuntime, sync: Sync, status: JobStatus): Promise<boolean> {
+async function applyPending(runtime: SyncRuntime, sync: Sync, status: JobStatus, stop?: AbortSignal): Promise<boolean> {
   const applied = await appliedShards(runtime.db, sync.syncId);
   const filter = SiteOptionsSchema.parse((await getSite(runtime.db, sync.siteId)).options).filter ?? null;
   for (let shard = 0; shard < status.shardsWritten; shard += 1) {
     if (applied.has(shard)) continue;
     await nextTurn();
+    if (stop?.aborted === true) return false;
     const read = await readJobShardEntries(runtime.store, sync.jobId, shard);
     if (read === null) return false;
     await applyShard(runtime.db, { syncId: sync.syncId, siteId: sync.siteId, shard, entries: read.entries, filter });
@@ -140,7 +147,7 @@ export async function advanceSync(runtime: SyncRuntime, syncId: string, options:
   // The step moves the sync's row as it goes: however long it reads and applies, it is not taken for a lost one.
   const { status, complete } = await withSyncHeartbeat(runtime.db, syncId, async () => {
     const sliced = found.state === 'running' ? await runSlice(runtime.store, sync.jobId, { ...options, net: runtime.net }) : found;
-    return { status: sliced, complete: await applyPending(runtime, sync, sliced) };
+    return { status: sliced, complete: await applyPending(runtime, sync, sliced, options.applySignal) };
   });
   const errors = await jobErrors(runtime.store, sync.jobId);
   await recordJobStatus(runtime.db, syncId, status, errors);
