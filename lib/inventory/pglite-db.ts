@@ -1,4 +1,5 @@
 import { mkdir } from 'node:fs/promises';
+import { setFlagsFromString } from 'node:v8';
 import { PGlite, type Transaction } from '@electric-sql/pglite';
 import type { InventoryDb, Queryable, RawRow } from './db.js';
 import { acquireDbLock, type DbLock } from './db-lock.js';
@@ -16,6 +17,15 @@ export const PGLITE_START_PARAMS: readonly string[] = [
   ...PGlite.defaultStartParams,
   ...Object.entries(MEMORY_SETTINGS).flatMap(([name, value]) => ['-c', `${name}=${value}`]),
 ];
+
+/**
+ * PGlite's 9 MB WebAssembly module is compiled, and its hot functions recompiled by the optimizing tier as they warm up,
+ * on V8's background threads: by default on all of them at once, each leaving its compiler's scratch memory in a
+ * malloc arena of its own that the process keeps. One compilation task at a time takes the same wall time here and
+ * keeps ~20 MB less resident (a 1M-URL sync into PGlite: maxRSS 265,308-281,960 KB against 282,392-321,736 KB).
+ * A V8 flag is the process's: a WebAssembly module compiled after this one gets one background task too.
+ */
+const ONE_WASM_COMPILATION_TASK = '--wasm-num-compilation-tasks=1';
 
 // Without parameters the text may hold several statements (migrations): PGlite runs those with exec.
 function queryable(target: PGlite | Transaction): Queryable {
@@ -40,6 +50,7 @@ export async function openPgliteDb(dataDir: string | null): Promise<InventoryDb>
     lock = acquireDbLock(dataDir);
   }
   let db: PGlite;
+  setFlagsFromString(ONE_WASM_COMPILATION_TASK);
   try {
     if (dataDir !== null) await initdbOnce(dataDir, PGLITE_START_PARAMS);
     db = await PGlite.create({ ...(dataDir === null ? {} : { dataDir }), startParams: [...PGLITE_START_PARAMS] });
