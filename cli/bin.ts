@@ -37,17 +37,21 @@ function entryFor([command, subcommand]: string[]): string {
   return './main.js';
 }
 
-// `sync` runs with its heap sized for the work (cli/sized-heap.ts), unless the user sized V8's heap themselves. From
-// the sources (the tsx launcher of tests and development) it runs in this thread: a worker would start without tsx.
-async function inSizedHeap(args: string[]): Promise<boolean> {
-  if (args[0] !== 'sync' || args.includes('--help') || args.includes('-h') || import.meta.url.endsWith('.ts')) return false;
-  return !(await import('./sized-heap.js')).heapSizedByUser();
+// `sync` and `serve` run with their heap sized for the work (cli/sized-heap.ts): its old space in MB, or null (this
+// thread's heap) when the user sized V8's heap themselves. From the sources (the tsx launcher of tests and
+// development) they run in this thread: a worker would start without tsx.
+async function sizedHeapMb([command, ...rest]: string[]): Promise<number | null> {
+  if (command !== 'sync' && command !== 'serve') return null;
+  if (rest.includes('--help') || rest.includes('-h') || import.meta.url.endsWith('.ts')) return null;
+  const sized = await import('./sized-heap.js');
+  return sized.heapSizedByUser() ? null : sized.SIZED_HEAP_MB[command];
 }
 
 const args = process.argv.slice(2);
 const quick = quickAnswer(args);
+const heapMb = quick === null ? await sizedHeapMb(args) : null;
 if (quick !== null) process.stdout.write(quick);
-else if (await inSizedHeap(args)) process.exitCode = await (await import('./sized-heap.js')).runInSizedHeap(args);
+else if (heapMb !== null) process.exitCode = await (await import('./sized-heap.js')).runInSizedHeap(args, heapMb);
 // `walk` and `job run` load their bundles (the program with the command's whole code path in one file,
 // scripts/build.mjs), anything else the modules one by one; all are the same program.
 else process.exitCode = await (await import(entryFor(args))).main(args);
