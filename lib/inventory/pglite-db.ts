@@ -22,7 +22,7 @@ export const PGLITE_START_PARAMS: readonly string[] = [
  * PGlite's 9 MB WebAssembly module is compiled, and its hot functions recompiled by the optimizing tier as they warm up,
  * on V8's background threads: by default on all of them at once, each leaving its compiler's scratch memory in a
  * malloc arena of its own that the process keeps. One compilation task at a time takes the same wall time here and
- * keeps ~20 MB less resident (a 1M-URL sync into PGlite: maxRSS 265,308-281,960 KB against 282,392-321,736 KB).
+ * keeps ~20 MB less resident (a 1M-URL sync into PGlite: maxRSS 264,952-280,672 KB in eight runs against 282,392-321,736 KB in four).
  * A V8 flag is the process's: a WebAssembly module compiled after this one gets one background task too.
  */
 const ONE_WASM_COMPILATION_TASK = '--wasm-num-compilation-tasks=1';
