@@ -15,7 +15,16 @@ const CRON_SECRET = 'qstash-cron-secret';
 // 8 child sitemaps of 10 URLs, read one at a time, one per 100 ms slice: a sync of about 9 slices.
 const PAGES = 80;
 
-const SyncSchema = z.object({ syncId: z.string(), state: z.string(), new: z.number(), seen: z.number(), removed: z.number(), message: z.string().nullable() });
+const SyncSchema = z.object({
+  syncId: z.string(),
+  state: z.string(),
+  new: z.number(),
+  seen: z.number(),
+  removed: z.number(),
+  message: z.string().nullable(),
+  shardsWritten: z.number(),
+  shardsApplied: z.number(),
+});
 const SliceAnswerSchema = z.object({ syncId: z.string(), slice: z.number(), ran: z.boolean(), state: z.string().optional() });
 const JobSchema = z.object({ jobId: z.string(), state: z.string(), urlsFound: z.number(), shardsWritten: z.number() });
 const JobSliceAnswerSchema = z.object({ jobId: z.string(), slice: z.number(), ran: z.boolean(), state: z.string().optional() });
@@ -136,6 +145,25 @@ describe('sync slices through QStash', () => {
       });
     }
     expect(qstash.pending()).toEqual([]);
+  });
+
+  it('leaves what a slice read past its apply window (twice its budget) to the next slice, and ends done with every URL', { timeout: 120_000 }, async () => {
+    // Each child answers after 300 ms: a slice's read alone outlasts its 200 ms window, so it applies nothing while it reads.
+    api.site.delayMs = 300;
+    const syncId = await startSync('qstash-window');
+    const [first] = qstash.pending();
+    expect(first, 'the started sync has its next slice queued').toBeDefined();
+    expect(await deliver(first!)).toMatchObject({ syncId, ran: true, state: 'running' });
+    const afterFirst = await getSync('qstash-window', syncId);
+    expect(afterFirst.shardsApplied).toBeLessThan(afterFirst.shardsWritten);
+    for (let step = 0; step < 60 && (await getSync('qstash-window', syncId)).state === 'running'; step += 1) {
+      const [next] = qstash.pending();
+      expect(next, 'a running sync has its next slice queued').toBeDefined();
+      if (next === undefined) break;
+      expect(await deliver(next)).toMatchObject({ syncId, ran: true });
+    }
+    const sync = await getSync('qstash-window', syncId);
+    expect(sync).toMatchObject({ state: 'done', new: PAGES, seen: PAGES, removed: 0, shardsApplied: sync.shardsWritten });
   });
 
   it('advances a discover job by signed deliveries alone: every URL once, a repeated delivery runs nothing', { timeout: 120_000 }, async () => {
