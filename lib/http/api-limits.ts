@@ -34,7 +34,7 @@ export const START_SLICE_APPLY_DEADLINE_MS = 1_500;
 
 /**
  * A cron tick's slice of each sync it drives, and how long after the tick's start it may still begin one: the last slice
- * begins by 60 s, claims nothing after 120 s, and a sitemap being read then (30 s at most) and its shards' apply still
- * end well inside the cron function's 300 s.
+ * begins by 60 s, claims nothing after 120 s, stops applying at 180 s (lib/http/function-step.ts), and a sitemap being
+ * read then (30 s at most) and the shard being applied still end well inside the cron function's 300 s.
  */
 export const CRON_SLICE_BUDGET_MS = 60_000;

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { DEFAULT_SLICE_BUDGET_MS, DEFAULT_SYNC_SLICE_BUDGET_MS, SLICE_HARD_LIMIT_MS } from './api-limits.js';
+import { functionStep } from './function-step.js';
 import { handle } from './handler.js';
 import { inventoryDb } from './inventory-context.js';
 import { parseJsonText, readBodyText } from './request.js';
@@ -17,7 +18,6 @@ import { SIGNATURE_HEADER, verifyQStashSignature } from '../dispatch/qstash/sign
 import { advanceSync, failSync, type SyncRuntime } from '../inventory/sync-driver.js';
 import { claimSlice, releaseSlice, sliceTarget } from '../inventory/sync-slices.js';
 import type { JobStore } from '../store/job-store.js';
-import { deadlineSignal } from '../utils/deadline-signal.js';
 import { createLogger } from '../utils/logger.js';
 
 const log = createLogger('http:queued-slices');
@@ -71,14 +71,10 @@ async function runClaimed<T>(claim: () => Promise<boolean>, release: () => Promi
 
 async function runSyncSlice(context: ServiceContext, { syncId, slice }: SyncSliceMessage, signal: AbortSignal): Promise<Response> {
   const runtime: SyncRuntime = { db: await inventoryDb(), store: await context.store(), net: context.net };
-  // The slice reads for its budget and applies until twice it (by default half the function each): the shards left then
-  // wait for the next slice, published as this one ends, instead of the function being cut off mid-apply at its
-  // maxDuration (its slice number taken, so the sync would wait for the cron's re-drive).
-  const budgetMs = queuedBudgetMs(context, DEFAULT_SYNC_SLICE_BUDGET_MS);
   const sync = await runClaimed(
     () => claimSlice(runtime.db, syncId, slice),
     () => releaseSlice(runtime.db, syncId, slice),
-    () => advanceSync(runtime, syncId, { budgetMs, signal, applySignal: deadlineSignal(signal, 2 * budgetMs), workerId: 'qstash' }),
+    () => advanceSync(runtime, syncId, functionStep(queuedBudgetMs(context, DEFAULT_SYNC_SLICE_BUDGET_MS), signal, 'qstash')),
   );
   if (sync === null) {
     log.info({ event: 'queued_slice_skipped', syncId, slice }, 'slice already claimed, or the sync has ended');
