@@ -3,6 +3,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { readdirSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 
 const SOURCE_BIN = fileURLToPath(new URL('../../../bin/crawler-factory.mjs', import.meta.url));
@@ -88,4 +89,17 @@ export async function startServe(options: ServeOptions): Promise<ServeProcess> {
       return code;
     },
   };
+}
+
+/**
+ * Polls `GET /api/factory/sites/{siteId}/syncs/{syncId}` on a running server until the sync is no longer `running`, or
+ * `timeoutMs` passed: the last body read (still `running` on a timeout, which the caller's assertion then shows).
+ */
+export async function syncWhenEnded<T extends { state: string }>(origin: string, siteId: string, syncId: string, timeoutMs: number): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const sync = (await (await fetch(`${origin}/api/factory/sites/${siteId}/syncs/${syncId}`)).json()) as T;
+    if (sync.state !== 'running' || Date.now() > deadline) return sync;
+    await sleep(250);
+  }
 }

@@ -4,11 +4,10 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../../../test/helpers/redis-server.js';
 import { startBenchTree, type BenchTree } from '../../demo/bench-tree.js';
-import { BUILT_BIN, startServe, type ServeProcess } from './serve-process.js';
+import { BUILT_BIN, startServe, syncWhenEnded, type ServeProcess } from './serve-process.js';
 
 const CHILDREN = 8;
 const PER_CHILD = 25_000;
@@ -52,16 +51,12 @@ describe('a sync start on a site faster than the inventory', () => {
     const startMs = Date.now() - startedAt;
     expect(start.status).toBe(201);
     expect(startMs).toBeLessThan(2_500);
-    let sync = (await start.json()) as SyncBody;
-    expect(sync.state).toBe('running');
+    const started = (await start.json()) as SyncBody;
+    expect(started.state).toBe('running');
     // The slice read more than it had time to apply: what is left waits for the next slice instead of holding the 201.
-    expect(sync.shardsWritten).toBeGreaterThan(sync.shardsApplied);
+    expect(started.shardsWritten).toBeGreaterThan(started.shardsApplied);
 
-    const deadline = Date.now() + 200_000;
-    while (sync.state === 'running' && Date.now() < deadline) {
-      await sleep(1_000);
-      sync = (await (await api(`/fast/syncs/${sync.syncId}`)).json()) as SyncBody;
-    }
+    const sync = await syncWhenEnded<SyncBody>(serve.origin, 'fast', started.syncId, 200_000);
     expect(sync).toMatchObject({ state: 'done', urlsFound: CHILDREN * PER_CHILD, shardsApplied: sync.shardsWritten });
     const { sites } = (await (await api('')).json()) as { sites: Array<{ siteId: string; urlCount: number }> };
     expect(sites).toMatchObject([{ siteId: 'fast', urlCount: CHILDREN * PER_CHILD }]);

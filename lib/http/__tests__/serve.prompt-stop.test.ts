@@ -9,7 +9,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort, startTestRedis, type TestRedis } from '../../../test/helpers/redis-server.js';
 import { startBenchTree, type BenchTree } from '../../demo/bench-tree.js';
-import { BUILT_BIN, startServe, type ServeProcess } from './serve-process.js';
+import { BUILT_BIN, startServe, syncWhenEnded, type ServeProcess } from './serve-process.js';
 
 const CHILDREN = 8;
 const PER_CHILD = 40_000;
@@ -71,12 +71,7 @@ describe('serve stopped while it applies', () => {
 
     serve = await startServing();
     expect(serve.stderr()).toContain(`resumed 1 running sync(s): ${syncId}`);
-    let sync = before;
-    const deadline = Date.now() + 200_000;
-    while (sync.state === 'running' && Date.now() < deadline) {
-      await sleep(1_000);
-      sync = (await (await fetch(`${serve.origin}/api/factory/sites/big/syncs/${syncId}`)).json()) as SyncBody;
-    }
+    const sync = await syncWhenEnded<SyncBody>(serve.origin, 'big', syncId, 200_000);
     expect(sync).toMatchObject({ state: 'done', urlsFound: CHILDREN * PER_CHILD, new: CHILDREN * PER_CHILD, shardsApplied: sync.shardsWritten });
     expect(await serve.stop('SIGTERM')).toBe(0);
     serve = null;

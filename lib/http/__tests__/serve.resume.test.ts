@@ -6,7 +6,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort, startTestRedis, type TestRedis } from '../../../test/helpers/redis-server.js';
 import { startMutableSite, TEST_DATABASE_URL, type MutableSite } from '../../inventory/__tests__/inventory-fixtures.js';
-import { startServe, type ServeProcess } from './serve-process.js';
+import { startServe, syncWhenEnded, type ServeProcess } from './serve-process.js';
 
 interface SyncBody {
   syncId: string;
@@ -85,11 +85,7 @@ describe('serve resumes the syncs a killed server left running', () => {
 
     serve = await startServe({ port, env });
     expect(serve.stderr()).toContain(`resumed 1 running sync(s): ${sync.syncId}`);
-    let now = sync;
-    for (let polls = 0; now.state === 'running' && polls < 600; polls += 1) {
-      await sleep(250);
-      now = (await (await api(`/slow/syncs/${sync.syncId}`)).json()) as SyncBody;
-    }
+    const now = await syncWhenEnded<SyncBody>(serve.origin, 'slow', sync.syncId, 150_000);
     expect(now).toMatchObject({ syncId: sync.syncId, state: 'done', seen: PAGES });
     // Only reads reached the second server: the sync was driven by the server itself.
     expect(serve.stderr()).not.toMatch(/"method":"POST"/);
