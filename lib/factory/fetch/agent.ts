@@ -1,8 +1,9 @@
 import { isIPv6 } from 'node:net';
-import type { buildConnector as BuildConnector, Dispatcher } from 'undici';
+import type { buildConnector as BuildConnector, Dispatcher, Pool } from 'undici';
 import type { NetPolicy, ProxyOptions } from '../../core/limits.js';
 import { createLogger } from '../../utils/logger.js';
 import { effectivePort, policyKey, type Target } from './net-policy.js';
+import { guardPausedParser } from './paused-parser-guard.js';
 import { resolveTarget } from './resolve-target.js';
 import { Agent, buildConnector, loadProxyAgent } from './undici-parts.js';
 
@@ -33,9 +34,11 @@ export async function proxyAgentFor(proxy: ProxyOptions): Promise<Dispatcher> {
   const key = `proxy ${proxy.url}`;
   let agent = agents.get(key);
   if (agent === undefined) {
-    const ProxyAgent = await loadProxyAgent();
-    // Another request may have made it while the module loaded.
-    agent = agents.get(key) ?? new ProxyAgent({ uri: proxy.url, proxyTunnel: true, maxHeaderSize: MAX_HEADER_BYTES, keepAliveTimeout: KEEP_ALIVE_MS });
+    const { ProxyAgent, Pool } = await loadProxyAgent();
+    // Another request may have made it while the module loaded. The tunnels' sockets get the paused-parser guard.
+    const factory = (origin: string | URL, options: Pool.Options): Dispatcher =>
+      new Pool(origin, { ...options, connect: typeof options.connect === 'function' ? withGuard(options.connect) : options.connect });
+    agent = agents.get(key) ?? new ProxyAgent({ uri: proxy.url, proxyTunnel: true, maxHeaderSize: MAX_HEADER_BYTES, keepAliveTimeout: KEEP_ALIVE_MS, factory });
     agents.set(key, agent);
   }
   return agent;
@@ -51,11 +54,16 @@ export async function closeAgents(): Promise<void> {
 // Resolves and checks the addresses itself, then dials those very IPs: there is no second DNS answer to rebind.
 function guardedConnector(net: NetPolicy): BuildConnector.connector {
   const dial = buildConnector({});
-  return (options, callback) => {
+  return withGuard((options, callback) => {
     resolveTarget(connectTarget(options), net)
       .then((addresses) => dialInTurn(dial, { options, addresses }, callback))
       .catch((error: unknown) => callback(error instanceof Error ? error : new Error(String(error)), null));
-  };
+  });
+}
+
+// Every socket handed to undici carries the paused-parser guard (a server closing the connection must not crash us).
+function withGuard(connect: BuildConnector.connector): BuildConnector.connector {
+  return (options, callback) => connect(options, (error, socket) => (error === null ? callback(null, guardPausedParser(socket)) : callback(error, null)));
 }
 
 /** Dials checked addresses in turn, moving on when one refuses or is unreachable (IPv6 answers on an IPv4-only host). */

@@ -14,3 +14,7 @@ declare module 'undici/lib/api/api-request.js' {
   const part: (this: Dispatcher, options: Dispatcher.RequestOptions) => Promise<Dispatcher.ResponseData>;
   export default part;
 }
+declare module 'undici/lib/core/symbols.js' {
+  const part: { readonly kParser: symbol };
+  export default part;
+}

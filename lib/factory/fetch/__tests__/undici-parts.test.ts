@@ -22,7 +22,7 @@ describe('the undici parts the fetch layer loads one by one', () => {
   it('are the very classes and functions undici exports', async () => {
     expect(Agent).toBe(undici.Agent);
     expect(buildConnector).toBe(undici.buildConnector);
-    expect(await loadProxyAgent()).toBe(undici.ProxyAgent);
+    expect(await loadProxyAgent()).toEqual({ ProxyAgent: undici.ProxyAgent, Pool: undici.Pool });
   });
 
   it('send a request through an agent as dispatcher.request does', async () => {
