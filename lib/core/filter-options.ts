@@ -1,15 +1,19 @@
 import { z } from 'zod';
+import { patternProblem } from './url-pattern.js';
 
 /** Which page URLs a walk keeps relative to its root's host: every one, the same registrable domain, or the same host. */
 export const ScopeSchema = z.enum(['all', 'domain', 'host']);
 export type Scope = z.infer<typeof ScopeSchema>;
 
-// A `/RE/flags` pattern must compile; a glob always does.
+// A pattern must compile for the linear-time engine; the message says why one does not.
 const pattern = z
   .string()
   .min(1)
   .max(1_000)
-  .refine((value) => !isRegexLiteral(value) || compilesAsRegex(value), { message: 'not a valid /regular expression/' });
+  .superRefine((value, context) => {
+    const problem = patternProblem(value);
+    if (problem !== null) context.addIssue({ code: 'custom', message: problem });
+  });
 
 /**
  * Which entries a walk keeps, applied while streaming (never after buffering). Every list narrows:
@@ -43,26 +47,3 @@ export const FilterOptionsSchema = z.object({
 export type FilterOptionsInput = z.input<typeof FilterOptionsSchema>;
 /** Filter options with every default filled in. */
 export type FilterOptions = z.output<typeof FilterOptionsSchema>;
-
-/**
- * True for `/.../flags`: the pattern is a regular expression, not a glob. A path glob therefore never ends
- * with `/` (write `/blog/**`, or use a path prefix).
- */
-export function isRegexLiteral(value: string): boolean {
-  return /^\/.+\/[dgimsuvy]*$/.test(value);
-}
-
-function compilesAsRegex(value: string): boolean {
-  try {
-    toRegExp(value);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-/** A `/RE/flags` literal as a RegExp (stateful flags `g` and `y` dropped: `test` must not remember positions). */
-export function toRegExp(literal: string): RegExp {
-  const end = literal.lastIndexOf('/');
-  return new RegExp(literal.slice(1, end), literal.slice(end + 1).replace(/[gy]/g, ''));
-}

@@ -93,21 +93,34 @@ export function parseRobotsTxt(content: string, robotsUrl: string, userAgent: st
   };
 }
 
-/** Turns an RFC 9309 path pattern (`*` wildcard, `$` end anchor) into a RegExp. */
-function patternToRegExp(pattern: string): RegExp {
+/**
+ * RFC 9309 path matching (`*` any run of characters, `$` at the end anchors it), without a regular expression: a
+ * stranger's robots.txt must not be able to make a match backtrack. Each piece between wildcards is found at its
+ * leftmost place after the previous one (leftmost is always best when the only wildcard matches anything), so the
+ * cost is linear in the path for each piece.
+ */
+export function robotsPatternMatches(pattern: string, path: string): boolean {
   const anchored = pattern.endsWith('$');
-  const body = (anchored ? pattern.slice(0, -1) : pattern)
-    .split('*')
-    .map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
-    .join('.*');
-  return new RegExp(`^${body}${anchored ? '$' : ''}`);
+  const pieces = (anchored ? pattern.slice(0, -1) : pattern).split('*');
+  const first = pieces[0] ?? '';
+  if (!path.startsWith(first)) return false;
+  if (pieces.length === 1) return !anchored || path.length === first.length;
+  let at = first.length;
+  const last = pieces.length - 1;
+  for (let index = 1; index < last; index += 1) {
+    const found = path.indexOf(pieces[index] ?? '', at);
+    if (found < 0) return false;
+    at = found + (pieces[index] ?? '').length;
+  }
+  const tail = pieces[last] ?? '';
+  return anchored ? path.length - tail.length >= at && path.endsWith(tail) : path.indexOf(tail, at) >= 0;
 }
 
 /** RFC 9309 matching: the longest matching rule wins, Allow wins a tie; no match means allowed. */
 export function isPathAllowed(rules: RobotsRule[], pathWithQuery: string): boolean {
   let best: RobotsRule | null = null;
   for (const rule of rules) {
-    if (!patternToRegExp(rule.pattern).test(pathWithQuery)) continue;
+    if (!robotsPatternMatches(rule.pattern, pathWithQuery)) continue;
     const longer = !best || rule.pattern.length > best.pattern.length;
     const tieAllow = best !== null && rule.pattern.length === best.pattern.length && rule.allow;
     if (longer || tieAllow) best = rule;

@@ -1,8 +1,8 @@
 import { getDomain } from 'tldts';
 import { classifySegment, leadingSegments, normaliseHreflang } from '../scope/locale.js';
 import type { SitemapRef } from '../../core/types.js';
-import { FilterOptionsSchema, isRegexLiteral, toRegExp, type FilterOptions, type FilterOptionsInput } from '../../core/filter-options.js';
-import { globToRegExp } from './glob.js';
+import { FilterOptionsSchema, type FilterOptions, type FilterOptionsInput } from '../../core/filter-options.js';
+import { compilePattern, isRegexLiteral } from '../../core/url-pattern.js';
 
 /** What a filter looks at: one page URL (a loc or an hreflang alternate), its lastmod and its locale. */
 export interface FilterCandidate {
@@ -16,14 +16,11 @@ export type EntryFilter = (candidate: FilterCandidate, ref: SitemapRef) => boole
 
 type UrlTest = (url: URL) => boolean;
 
-/** A glob (path-only when it starts with `/`) or `/regex/` as a test over a parsed URL. */
+/** A glob (path-only when it starts with `/`) or `/regex/` as a linear-time test over a parsed URL. */
 function patternTest(pattern: string): UrlTest {
-  if (isRegexLiteral(pattern)) {
-    const regex = toRegExp(pattern);
-    return (url) => regex.test(url.href);
-  }
-  const regex = globToRegExp(pattern);
-  return pattern.startsWith('/') ? (url) => regex.test(`${url.pathname}${url.search}`) : (url) => regex.test(url.href);
+  const test = compilePattern(pattern);
+  if (isRegexLiteral(pattern) || !pattern.startsWith('/')) return (url) => test(url.href);
+  return (url) => test(`${url.pathname}${url.search}`);
 }
 
 /** The path without a leading locale folder (`/en-us/docs/x` -> `/docs/x`), or null when it has none. */

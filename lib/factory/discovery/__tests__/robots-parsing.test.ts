@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { isPathAllowed, parseRobotsTxt } from '../robots-rules.js';
+import fc from 'fast-check';
+import { isPathAllowed, parseRobotsTxt, robotsPatternMatches } from '../robots-rules.js';
 
 const ROBOTS_URL = 'https://example.com/robots.txt';
 const UA = 'AlgoliaCentralFactory/1.0';
@@ -75,5 +76,26 @@ describe('isPathAllowed (RFC 9309 matching)', () => {
         '/a',
       ),
     ).toBe(true);
+  });
+});
+
+describe('robots.txt wildcards match without backtracking', () => {
+  it('answers a hostile rule at once on a 2,048-character path', () => {
+    const rules = [{ allow: false, pattern: `/${'*a'.repeat(200)}!` }];
+    const started = performance.now();
+    expect(isPathAllowed(rules, `/${'a'.repeat(2_047)}`)).toBe(true);
+    expect(performance.now() - started).toBeLessThan(200);
+  });
+
+  it('agrees with the regular expression RFC 9309 describes on every generated case', () => {
+    const part = fc.constantFrom('a', 'b', '/', '*', 'ab');
+    fc.assert(
+      fc.property(fc.array(part, { maxLength: 6 }), fc.boolean(), fc.stringMatching(/^[ab/]{0,10}$/), (parts, anchored, text) => {
+        const pattern = `/${parts.join('')}${anchored ? '$' : ''}`;
+        const body = `/${parts.join('')}`.split('*').join('.*');
+        const regex = new RegExp(`^${body}${anchored ? '$' : ''}`);
+        expect(robotsPatternMatches(pattern, `/${text}`)).toBe(regex.test(`/${text}`));
+      }),
+    );
   });
 });
