@@ -60,7 +60,8 @@ const HeaderNameSchema = z
   .regex(/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/, 'not a valid header name')
   .transform((name) => name.toLowerCase())
   .refine((name) => !REFUSED_HEADERS.has(name), { message: 'hop-by-hop, Host, Content-Length and Accept-Encoding headers are not settable' });
-const HeaderValueSchema = z
+/** A request header value (the user agent too): no CR, LF or NUL, which would inject headers of their own. */
+export const HeaderValueSchema = z
   .string()
   .max(8_192)
   .regex(/^[^\r\n\0]*$/, 'header values may not contain CR, LF or NUL');
@@ -114,7 +115,7 @@ export const WalkOptionsSchema = z.object({
   robotsTimeoutMs: positiveInt.default(DEFAULT_LIMITS.robotsTimeoutMs),
   timeoutMs: positiveInt.default(DEFAULT_LIMITS.timeoutMs),
   concurrency: positiveInt.max(64).default(DEFAULT_LIMITS.concurrency),
-  userAgent: z.string().min(1).default(DEFAULT_LIMITS.userAgent),
+  userAgent: HeaderValueSchema.min(1).default(DEFAULT_LIMITS.userAgent),
   net: NetPolicySchema.default({ allowPrivate: false, allowHosts: [], resolve: [] }),
   /** Extra request headers (`cookie`, `authorization`, ...) sent with every robots.txt and sitemap request. */
   headers: z.record(HeaderNameSchema, HeaderValueSchema).default({}),
@@ -150,7 +151,7 @@ export const CallerOptionsSchema = z
     maxDownloadBytes: z.number().int().positive().max(54_525_952),
     timeoutMs: z.number().int().positive().max(60_000),
     concurrency: z.number().int().positive().max(16),
-    userAgent: z.string().min(1).max(200),
+    userAgent: HeaderValueSchema.min(1).max(200),
     /** The same entry filters as the library and the CLI (the wizard's "sub-tree" choice). */
     filter: FilterOptionsSchema,
   })

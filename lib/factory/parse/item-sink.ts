@@ -6,7 +6,7 @@ export class ItemSink {
   private items: ParsedItem[] = [];
   urls = 0;
   sitemaps = 0;
-  readonly dropped: DropCounts = { tooLong: 0, relative: 0, badScheme: 0, malformed: 0 };
+  readonly dropped: DropCounts = { tooLong: 0, relative: 0, badScheme: 0, malformed: 0, controlCharacters: 0 };
   /** Date fields (`<lastmod>`, feed dates) that were not dates: read as null. */
   invalidLastmod = 0;
   /** Child sitemap locs dropped (counted in `dropped` too): the walk reports them, as it reports children it cannot key. */

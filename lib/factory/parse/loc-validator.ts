@@ -23,6 +23,10 @@ const TOO_LONG: LocResult = { loc: null, drop: 'tooLong' };
 const RELATIVE: LocResult = { loc: null, drop: 'relative' };
 const BAD_SCHEME: LocResult = { loc: null, drop: 'badScheme' };
 const MALFORMED: LocResult = { loc: null, drop: 'malformed' };
+const CONTROL: LocResult = { loc: null, drop: 'controlCharacters' };
+// C0 controls and DEL: XML character references (`&#10;`) put them inside a loc, and a URL that carries one would
+// split a line of output or reach a header. One rule everywhere: such a loc is dropped and counted, never encoded.
+const CONTROL_CHARACTER = /[\u0000-\u001f\u007f]/;
 
 /** True when `text` is longer than `maxBytes` in UTF-8, counting bytes only when the length alone cannot tell. */
 export function exceedsBytes(text: string, maxBytes: number): boolean {
@@ -35,6 +39,7 @@ export function exceedsBytes(text: string, maxBytes: number): boolean {
 export function checkAbsoluteLoc(raw: string, maxBytes: number): LocResult {
   if (raw.length === 0) return MALFORMED;
   if (exceedsBytes(raw, maxBytes)) return TOO_LONG;
+  if (CONTROL_CHARACTER.test(raw)) return CONTROL;
   if (PLAIN_HTTP_URL.test(raw)) return { loc: raw, drop: null };
   const scheme = SCHEME.exec(raw)?.[1]?.toLowerCase();
   if (scheme === undefined) return RELATIVE_REFERENCE.test(raw) ? RELATIVE : MALFORMED;

@@ -17,6 +17,8 @@ export interface DropCounts {
   relative: number;
   badScheme: number;
   malformed: number;
+  /** A C0 control character or DEL inside the loc (an encoded newline would split a line of output in two). */
+  controlCharacters: number;
 }
 
 /** Why a loc was dropped: a key of DropCounts. */

@@ -234,7 +234,7 @@ class ReadCursor<T> {
         `${stats.refusedChildren} child sitemap loc(s) refused before any fetch (not an http(s) URL, malformed or too long): not followed`,
       );
     }
-    const dropped = stats.dropped.tooLong + stats.dropped.relative + stats.dropped.badScheme + stats.dropped.malformed;
+    const dropped = Object.values(stats.dropped).reduce((sum, count) => sum + count, 0);
     const read = { ref: this.ref, children: this.children, problems: this.problems.length, etag: opened.etag, lastModified: opened.lastModified };
     return {
       url: this.ref.url,

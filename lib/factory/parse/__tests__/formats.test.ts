@@ -133,7 +133,7 @@ describe('plain-text sitemaps', () => {
   it('counts lines that are not URLs as dropped', () => {
     const { items, stats } = parse('https://example.com/a\nnot a url\njavascript:alert(1)\n/relative/path\n');
     expect(locs(items)).toEqual(['https://example.com/a']);
-    expect(stats.dropped).toEqual({ tooLong: 0, relative: 1, badScheme: 1, malformed: 1 });
+    expect(stats.dropped).toEqual({ tooLong: 0, relative: 1, badScheme: 1, malformed: 1, controlCharacters: 0 });
   });
 
   it('is not a sitemap when no line is a URL', () => {

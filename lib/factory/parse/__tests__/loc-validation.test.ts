@@ -31,7 +31,22 @@ describe('page locs', () => {
     // Static exports that rewrote every loc to a root-relative path.
     const { items, stats } = parse(urlsWith('/post/1/', 'page.html', '//cdn.example.com/x', '?p=1'));
     expect(items).toEqual([]);
-    expect(stats.dropped).toEqual({ tooLong: 0, relative: 4, badScheme: 0, malformed: 0 });
+    expect(stats.dropped).toEqual({ tooLong: 0, relative: 4, badScheme: 0, malformed: 0, controlCharacters: 0 });
+  });
+
+  it('drops a loc carrying a control character (an encoded newline, tab, NUL or DEL) and counts it', () => {
+    const { items, stats } = parse(
+      urlsWith(
+        'http://h.example/ok&#10;http://169.254.169.254/latest/meta-data/iam',
+        'http://h.example/a&#13;b',
+        'http://h.example/tab&#9;x',
+        'http://h.example/del\u007f',
+        'http://h.example/kept',
+      ),
+    );
+    expect(locs(items)).toEqual(['http://h.example/kept']);
+    expect(stats.dropped.controlCharacters).toBe(4);
+    expect(checkAbsoluteLoc('https://h.example/\u0001', 2_048)).toEqual({ loc: null, drop: 'controlCharacters' });
   });
 
   it('drops javascript:, data:, ftp: and mailto: locs as bad schemes', () => {
@@ -87,7 +102,7 @@ describe('child sitemap locs', () => {
     const doc = `<sitemapindex><sitemap><loc>javascript:alert(1)</loc></sitemap><sitemap><loc>https://example.com/${'x'.repeat(100)}.xml</loc></sitemap><sitemap><lastmod>2024-01-01</lastmod></sitemap></sitemapindex>`;
     const { items, stats } = parse(doc, { maxUrlLength: 64 });
     expect(items).toEqual([]);
-    expect(stats.dropped).toEqual({ tooLong: 1, relative: 0, badScheme: 1, malformed: 1 });
+    expect(stats.dropped).toEqual({ tooLong: 1, relative: 0, badScheme: 1, malformed: 1, controlCharacters: 0 });
   });
 
   it('counts a relative child as relative when the sitemap URL itself is not absolute', () => {
