@@ -94,7 +94,8 @@ describe('one process per PGlite folder', () => {
       expect(beside.code).toBe(1);
       expect(beside.stderr).toContain(`in use by process ${serve.child.pid}`);
       expect(beside.stderr).toContain('--db OTHER_DIR');
-      const api = (path: string, body: unknown) => fetch(`${origin}/api/factory/sites${path}`, { method: 'POST', body: JSON.stringify(body) });
+      const api = (path: string, body: unknown) =>
+        fetch(`${origin}/api/factory/sites${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
       expect((await api('', { rootUrl: other.rootUrl, siteId: 'other' })).status).toBe(201);
       const started = await api('/other/sync', {});
       expect(started.status).toBe(201);

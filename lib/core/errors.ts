@@ -20,6 +20,7 @@ export const ERROR_KINDS = [
   'fetch_failed',
   'bad_request',
   'unauthorized',
+  'forbidden',
   'not_found',
   'method_not_allowed',
   'conflict',

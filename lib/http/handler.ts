@@ -3,6 +3,7 @@ import { createLogger, sendLogsTo, setLogLevel } from '../utils/logger.js';
 import type { RouteMethod } from './api-routes.js';
 import { useConfiguredDispatcher } from './configured-dispatcher.js';
 import { corsHeaders, preflightResponse, withHeaders } from './cors.js';
+import { assertOwnSiteWrite } from './cross-site.js';
 import { assertAuthorized } from './request.js';
 import { errorResponse, responseForError } from './responses.js';
 import { serviceContext, type ServiceContext } from './service.js';
@@ -47,6 +48,7 @@ export async function handle(
   try {
     const context = serviceContext();
     useConfiguredDispatcher(context.config);
+    assertOwnSiteWrite(request, context.config.corsOrigins);
     authorize(request, context.config);
     response = await route(context);
     if (requestLogging) log.info({ event: 'request', method: request.method, path, status: response.status, ms: Date.now() - startedAt }, 'request served');

@@ -9,6 +9,7 @@ const STATUS_BY_KIND: Partial<Record<ErrorKind, number>> = {
   bad_request: 400,
   invalid_url: 400,
   unauthorized: 401,
+  forbidden: 403,
   not_found: 404,
   method_not_allowed: 405,
   conflict: 409,

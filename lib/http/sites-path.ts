@@ -36,7 +36,7 @@ export function parseSitesPath(pathname: string): SitesPath {
   const rest = pathname.slice(SITES_BASE.length).replace(/^\/|\/$/g, '');
   if (rest === '') return { type: 'sites' };
   const history = /^([^/]+)\/urls\/(.+)\/history$/.exec(rest);
-  if (history) return { type: 'history', siteId: assertSiteId(decodeURIComponent(history[1]!)), url: historyUrl(history[2]!) };
+  if (history) return { type: 'history', siteId: assertSiteId(safeDecode(history[1]!)), url: historyUrl(history[2]!) };
   const [rawSite = '', ...tail] = rest.split('/');
   const siteId = assertSiteId(safeDecode(rawSite));
   const route = tail.join('/');

@@ -14,6 +14,18 @@ const CONTENT_TYPES: Record<string, string> = {
 };
 
 /**
+ * Headers of every console file: its own scripts, styles and API calls only (no inline script a stored value could
+ * inject), never framed by another page (clickjacking), no type sniffing. vercel.json sets the same on Vercel.
+ */
+export const CONSOLE_SECURITY_HEADERS: Readonly<Record<string, string>> = {
+  'content-security-policy':
+    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'",
+  'x-frame-options': 'DENY',
+  'x-content-type-options': 'nosniff',
+  'referrer-policy': 'no-referrer',
+};
+
+/**
  * A file of `publicDir` for a request path (`/` -> index.html), or null: the decoded path is resolved and must stay
  * inside the folder, so `..`, encoded `%2e%2e`, backslashes and NUL bytes never reach outside it.
  */
@@ -35,7 +47,7 @@ export async function staticResponse(publicDir: string, pathname: string, method
   if (!info?.isFile()) return null;
   const body = method === 'HEAD' ? null : await readFile(file);
   return new Response(body, {
-    headers: { 'content-type': CONTENT_TYPES[extname(file)] ?? 'application/octet-stream', 'cache-control': 'no-cache', 'x-content-type-options': 'nosniff' },
+    headers: { 'content-type': CONTENT_TYPES[extname(file)] ?? 'application/octet-stream', 'cache-control': 'no-cache', ...CONSOLE_SECURITY_HEADERS },
   });
 }
 

@@ -43,7 +43,11 @@ describe('database faults', () => {
     process.env.DATABASE_URL = unreachable;
     for (const response of [
       await fetch(`${server.origin}/api/factory/sites`),
-      await fetch(`${server.origin}/api/factory/sites`, { method: 'POST', body: JSON.stringify({ rootUrl: 'https://example.com/' }) }),
+      await fetch(`${server.origin}/api/factory/sites`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ rootUrl: 'https://example.com/' }),
+      }),
     ]) {
       expect(response.headers.get('retry-after')).toMatch(/^\d+$/);
       const body = await expectError(response, 503, 'store_unavailable');

@@ -167,6 +167,7 @@ describe('the orchestrator against a serve that is killed and restarted', () => 
       // Once the site is fixed (here: it answers 404, reported), the retry action reads it and the job ends.
       const retried = await fetch(`${stalling.origin}/api/factory/discover`, {
         method: 'POST',
+        headers: { 'content-type': 'application/json' },
         body: JSON.stringify({ jobId, action: 'retry', budgetMs: BUDGET_MS }),
       });
       expect(retried.status).toBe(200);

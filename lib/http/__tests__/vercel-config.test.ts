@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { DEFAULT_SLICE_BUDGET_MS, MAX_DURATION_SECONDS } from '../api-limits.js';
 import { listApiRoutes } from '../api-routes.js';
+import { CONSOLE_SECURITY_HEADERS } from '../static-files.js';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 
@@ -14,6 +15,7 @@ const VercelConfigSchema = z.object({
   outputDirectory: z.string().min(1),
   functions: z.record(z.string(), z.object({ maxDuration: z.number().int().positive() })),
   crons: z.array(z.object({ path: z.string(), schedule: z.string() })).optional(),
+  headers: z.array(z.object({ source: z.string(), headers: z.array(z.object({ key: z.string(), value: z.string() })) })).optional(),
 });
 
 async function vercelConfig() {
@@ -44,6 +46,13 @@ describe('vercel.json', () => {
     expect(crons).toEqual([{ path: '/api/factory/cron', schedule: '*/5 * * * *' }]);
     const routes = (await listApiRoutes(join(ROOT, 'api'))).map((route) => route.path);
     for (const cron of crons ?? []) expect(routes).toContain(cron.path);
+  });
+
+  it("serves the console on Vercel with serve's security headers (CSP, no framing, no sniffing), not the API", async () => {
+    const [rule, ...others] = (await vercelConfig()).headers ?? [];
+    expect(others).toEqual([]);
+    expect(rule?.source).toBe('/((?!api/).*)');
+    expect(Object.fromEntries((rule?.headers ?? []).map(({ key, value }) => [key.toLowerCase(), value]))).toEqual(CONSOLE_SECURITY_HEADERS);
   });
 
   // Without outputDirectory, Vercel serves every file outside api/ (lib/*.ts, tsconfig.json, ...) as static output.
