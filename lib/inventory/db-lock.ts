@@ -1,4 +1,5 @@
-import { closeSync, openSync, readFileSync, statSync, unlinkSync, writeSync } from 'node:fs';
+import { createHash, randomBytes } from 'node:crypto';
+import { linkSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join, resolve } from 'node:path';
 import { z } from 'zod';
@@ -6,8 +7,9 @@ import { RequestError } from '../core/errors.js';
 
 /**
  * One writer per embedded database. PGlite has no lock of its own: two processes on one folder both "work" and the
- * folder ends corrupt (every later open fails with `Aborted()`). So an opener first creates this file with O_EXCL,
- * as Postgres does with `postmaster.pid`, and a second opener is refused naming the holder.
+ * folder ends corrupt (every later open fails with `Aborted()`). So an opener first creates this file (exclusively,
+ * by a hard link of a file it wrote whole), as Postgres does with `postmaster.pid`, and a second opener is refused
+ * naming the holder.
  */
 export const LOCK_FILE_NAME = 'crawler-factory.lock';
 
@@ -22,8 +24,8 @@ const LockOwnerSchema = z.object({
 export type LockOwner = z.infer<typeof LockOwnerSchema>;
 
 /**
- * A lock file that cannot be read yet may be one being written right now by its creator (create, then write):
- * it is taken for a live holder until it has been this old.
+ * A lock file that cannot be read may be one an older version is writing right now (it created, then wrote):
+ * it is taken for a live holder until it has been this old, and then for a crash's leftover.
  */
 const UNREADABLE_GRACE_MS = 5_000;
 
@@ -49,7 +51,15 @@ function isAlive(pid: number): boolean {
 
 function readOwner(path: string): LockOwner | null {
   try {
-    const parsed = LockOwnerSchema.safeParse(JSON.parse(readFileSync(path, 'utf8')));
+    return readOwnerText(readFileSync(path, 'utf8'));
+  } catch {
+    return null;
+  }
+}
+
+function readOwnerText(raw: string): LockOwner | null {
+  try {
+    const parsed = LockOwnerSchema.safeParse(JSON.parse(raw));
     return parsed.success ? parsed.data : null;
   } catch {
     return null;
@@ -67,7 +77,7 @@ function heldBy(dataDir: string, owner: LockOwner | null): RequestError {
 }
 
 /**
- * Whether the file at `path` (inode `ino`) is left over by a holder that is gone: a dead pid on this host, or a file
+ * Whether the file at `path` is left over by a holder that is gone: a dead pid on this host, or a file
  * still unreadable after the grace period. A holder on another host (a shared folder) is never judged from here.
  */
 function isStale(path: string, owner: LockOwner | null): boolean {
@@ -84,51 +94,84 @@ function isStale(path: string, owner: LockOwner | null): boolean {
   return !isAlive(owner.pid);
 }
 
-function inode(path: string): number | null {
-  try {
-    return statSync(path).ino;
-  } catch {
-    return null;
-  }
+// Writes `owner` to a file of its own, then puts it in place: a lock or gate file is never seen half written.
+function writeOwnerFile(path: string, owner: LockOwner): string {
+  const staged = `${path}.${owner.token}.tmp`;
+  writeFileSync(staged, `${JSON.stringify(owner)}\n`, { mode: 0o600 });
+  return staged;
 }
 
-/** Creates the lock file with O_EXCL; false when it exists already. */
+/** Creates `path` holding `owner`, atomically and only if it does not exist (link fails with EEXIST); false when it does. */
 function tryCreate(path: string, owner: LockOwner): boolean {
-  let fd: number;
+  const staged = writeOwnerFile(path, owner);
   try {
-    fd = openSync(path, 'wx', 0o600);
+    linkSync(staged, path);
+    return true;
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false;
     throw error;
+  } finally {
+    unlinkSync(staged);
+  }
+}
+
+/** What identifies the holder a file names: its token, or its bytes when it cannot be read as an owner. */
+function fingerprint(path: string): string | null {
+  let raw: string;
+  try {
+    raw = readFileSync(path, 'utf8');
+  } catch {
+    return null;
+  }
+  const owner = readOwnerText(raw);
+  return owner === null ? `raw-${createHash('sha256').update(raw).digest('hex').slice(0, 32)}` : owner.token;
+}
+
+/**
+ * Replaces the stale file `path`, whose holder is `stale` (a fingerprint), by one naming `owner`: true when this call
+ * did it. Only the process that creates the gate `path.takeover-<stale>` may replace it, and only while the file
+ * still names that holder, so of any number of openers taking over one dead holder exactly one wins (a reused inode
+ * or a successor's file cannot be mistaken for the stale one). A gate whose creator died mid-takeover is taken over
+ * the same way, one level down.
+ */
+function takeOver(path: string, stale: string, owner: LockOwner): boolean {
+  const gate = `${path}.takeover-${stale}`;
+  if (!tryCreate(gate, owner)) {
+    const gateHolder = readOwner(gate);
+    const gatePrint = fingerprint(gate);
+    if (gatePrint === null || !isStale(gate, gateHolder) || !takeOver(gate, gatePrint, owner)) return false;
   }
   try {
-    writeSync(fd, `${JSON.stringify(owner)}\n`);
+    if (fingerprint(path) !== stale) return false;
+    renameSync(writeOwnerFile(path, owner), path);
+    return true;
   } finally {
-    closeSync(fd);
+    unlinkIfThere(gate);
   }
-  return true;
+}
+
+function unlinkIfThere(path: string): void {
+  try {
+    unlinkSync(path);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+  }
 }
 
 /**
  * Takes the lock of the PGlite folder `dataDir` (which must exist), or throws a `conflict` naming the holder. A lock
- * left by a dead process on this host is taken over: the stale file is removed only if it is still the one judged
- * stale (same inode), so two openers taking over at once cannot both win.
+ * left by a dead process on this host is taken over atomically (`takeOver`): two openers at once never both win.
  */
 export function acquireDbLock(dataDir: string): DbLock {
   const path = join(resolve(dataDir), LOCK_FILE_NAME);
-  const owner: LockOwner = { pid: process.pid, hostname: hostname(), startedAt: new Date().toISOString(), token: Math.random().toString(36).slice(2) };
+  const owner: LockOwner = { pid: process.pid, hostname: hostname(), startedAt: new Date().toISOString(), token: randomBytes(12).toString('hex') };
   for (let attempt = 0; attempt < 3; attempt += 1) {
     if (tryCreate(path, owner)) return heldLock(path, owner);
-    const seen = inode(path);
+    const stale = fingerprint(path);
+    if (stale === null) continue; // released in between: create it again
     const holder = readOwner(path);
     if (!isStale(path, holder)) throw heldBy(dataDir, holder);
-    if (seen !== null && inode(path) === seen) {
-      try {
-        unlinkSync(path);
-      } catch (error) {
-        if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-      }
-    }
+    if (takeOver(path, stale, owner)) return heldLock(path, owner);
   }
   throw heldBy(dataDir, readOwner(path));
 }
