@@ -23,14 +23,10 @@ export const ESTIMATE_BUDGET_MS = 2_000;
 export const DEFAULT_SYNC_SLICE_BUDGET_MS = Math.floor(DEFAULT_SLICE_BUDGET_MS / 2);
 
 /**
- * The first slice of a sync started without a `budgetMs`: short, and aborted (it commits what it read) at
- * START_SLICE_DEADLINE_MS whatever the site does; the shards it read are applied until START_SLICE_APPLY_DEADLINE_MS
- * (a fast site's 1.2 s of reading is 20 s of applying into PGlite), the rest by the next slice. So the 201 comes within
- * about 2 s; `serve` or the console goes on.
+ * The budget of a sync start's first slice when the caller gives none: a deadline like every caller's budget
+ * (lib/http/function-step.ts `deadlineStep`), so the 201 comes within about 2 s; `serve` or the console goes on.
  */
-export const START_SLICE_BUDGET_MS = 800;
-export const START_SLICE_DEADLINE_MS = 1_200;
-export const START_SLICE_APPLY_DEADLINE_MS = 1_500;
+export const START_SLICE_BUDGET_MS = 2_000;
 
 /**
  * A cron tick's slice of each sync it drives, and how long after the tick's start it may still begin one: the last slice

@@ -10,3 +10,18 @@ import { deadlineSignal } from '../utils/deadline-signal.js';
 export function functionStep(budgetMs: number, signal: AbortSignal, workerId: string): AdvanceOptions {
   return { budgetMs, signal, applySignal: deadlineSignal(signal, 2 * budgetMs), workerId };
 }
+
+/**
+ * A sync step a caller waits for (`POST .../sync` and `POST .../syncs/{id}`, with or without `budgetMs`): its budget is
+ * a deadline. It claims new sitemaps until 1.2 s before it, cuts the reads in flight 0.8 s before it (what they read is
+ * committed and their sitemaps continue in the next step), and applies shards until 0.5 s before it, leaving the rest
+ * to the next step; short budgets keep the same proportions. So the answer comes within the budget whatever the site
+ * does (a site dripping its sitemaps over 20 s held a 2 s step for 21.9 s), and the sync goes on in the background.
+ */
+export function deadlineStep(budgetMs: number, signal: AbortSignal): AdvanceOptions {
+  return {
+    budgetMs: Math.max(budgetMs - 1_200, Math.floor(budgetMs * 0.4)),
+    signal: deadlineSignal(signal, Math.max(budgetMs - 800, Math.floor(budgetMs * 0.6))),
+    applySignal: deadlineSignal(signal, Math.max(budgetMs - 500, Math.floor(budgetMs * 0.75))),
+  };
+}

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { DEFAULT_SYNC_SLICE_BUDGET_MS, START_SLICE_APPLY_DEADLINE_MS, START_SLICE_BUDGET_MS, START_SLICE_DEADLINE_MS } from './api-limits.js';
+import { DEFAULT_SYNC_SLICE_BUDGET_MS, START_SLICE_BUDGET_MS } from './api-limits.js';
+import { deadlineStep } from './function-step.js';
 import { sliceDispatcher } from '../dispatch/active-dispatcher.js';
 import { inventoryDb } from './inventory-context.js';
 import { parseQuery, readJsonBody } from './request.js';
@@ -17,7 +18,6 @@ import { getSync, getSyncDetail, listSyncs, runningSync } from '../inventory/syn
 import { URL_CSV_HEADER, urlCsvLine } from '../inventory/url-csv.js';
 import { listUrls, streamUrls, UrlQuerySchema, urlHistory, type UrlQuery } from '../inventory/url-query.js';
 import type { UrlRow } from '../inventory/schemas.js';
-import { deadlineSignal } from '../utils/deadline-signal.js';
 import { DOWNLOAD_TOKEN_PARAM, signDownloadToken } from './download-token.js';
 
 /** `POST /api/factory/sites` body. */
@@ -92,17 +92,6 @@ async function startOrExplain(runtime: SyncRuntime, siteId: string, full: boolea
       `site ${siteId} has a running sync ${running.syncId}: continue it with POST ${base}/syncs/${running.syncId}, or stop it with POST ${base}/sync/stop`,
     );
   }
-}
-
-// The first slice: the caller's budget when given; else a short one whose reading and applying are cut off at deadlines,
-// so neither a slow site nor a fast one outrunning the inventory can hold the 201.
-function firstSlice(budgetMs: number | undefined, signal: AbortSignal): AdvanceOptions {
-  if (budgetMs !== undefined) return { budgetMs, signal };
-  return {
-    budgetMs: START_SLICE_BUDGET_MS,
-    signal: deadlineSignal(signal, START_SLICE_DEADLINE_MS),
-    applySignal: deadlineSignal(signal, START_SLICE_APPLY_DEADLINE_MS),
-  };
 }
 
 /** The formats a URL export streams in. */
@@ -226,7 +215,7 @@ async function postRoute(path: SitesPath, request: Request, runtime: SyncRuntime
     case 'sync': {
       const { budgetMs, full } = await readJsonBody(request, SyncStartRequestSchema);
       const sync = await startOrExplain(runtime, path.siteId, full === true);
-      return json(await advanceAndContinue(runtime, sync.syncId, firstSlice(budgetMs, request.signal)), 201);
+      return json(await advanceAndContinue(runtime, sync.syncId, deadlineStep(budgetMs ?? START_SLICE_BUDGET_MS, request.signal)), 201);
     }
     case 'sync-stop': {
       await readJsonBody(request, z.object({}).strict());
@@ -237,7 +226,7 @@ async function postRoute(path: SitesPath, request: Request, runtime: SyncRuntime
     case 'sync-one': {
       const { budgetMs } = await readJsonBody(request, SyncStepRequestSchema);
       await getSync(runtime.db, path.syncId, path.siteId);
-      return json(await advanceAndContinue(runtime, path.syncId, { budgetMs: budgetMs ?? DEFAULT_SYNC_SLICE_BUDGET_MS, signal: request.signal }));
+      return json(await advanceAndContinue(runtime, path.syncId, deadlineStep(budgetMs ?? DEFAULT_SYNC_SLICE_BUDGET_MS, request.signal)));
     }
     default:
       throw new Error(`no POST for ${path.type}`);
