@@ -20,8 +20,8 @@ export function functionStep(budgetMs: number, signal: AbortSignal, workerId: st
  */
 export function deadlineStep(budgetMs: number, signal: AbortSignal): AdvanceOptions {
   return {
-    budgetMs: Math.max(budgetMs - 1_200, Math.floor(budgetMs * 0.4)),
-    signal: deadlineSignal(signal, Math.max(budgetMs - 800, Math.floor(budgetMs * 0.6))),
-    applySignal: deadlineSignal(signal, Math.max(budgetMs - 500, Math.floor(budgetMs * 0.75))),
+    budgetMs: Math.max(1, budgetMs - 1_200, Math.floor(budgetMs * 0.4)),
+    signal: deadlineSignal(signal, Math.max(1, budgetMs - 800, Math.floor(budgetMs * 0.6))),
+    applySignal: deadlineSignal(signal, Math.max(1, budgetMs - 500, Math.floor(budgetMs * 0.75))),
   };
 }
