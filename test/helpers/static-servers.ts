@@ -1,9 +1,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { freePort } from './redis-server.js';
 import { indexXml, pageUrls, urlsetXml } from './sitemap-xml.js';
 
 /** A static file server nobody here wrote, serving a folder on 127.0.0.1. */
@@ -14,15 +14,6 @@ export interface StaticServer {
 
 /** Debian's nginx binary (`.ci/run` installs nginx-light). */
 export const NGINX = '/usr/sbin/nginx';
-
-/** A free loopback port (bound, then released). */
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
 
 async function waitForPort(port: number, child: ChildProcess): Promise<void> {
   for (let tries = 0; tries < 100; tries += 1) {
