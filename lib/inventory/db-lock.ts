@@ -49,21 +49,36 @@ function isAlive(pid: number): boolean {
   }
 }
 
-function readOwner(path: string): LockOwner | null {
+/** A lock or gate file as read once: the holder it names (null when unreadable) and what identifies that holder. */
+interface LockFile {
+  owner: LockOwner | null;
+  /** The holder's token, or a hash of the bytes when they are not an owner: what a takeover checks is unchanged. */
+  print: string;
+}
+
+/** The file at `path`, or null when there is none. */
+function readLockFile(path: string): LockFile | null {
+  let raw: string;
   try {
-    return readOwnerText(readFileSync(path, 'utf8'));
+    raw = readFileSync(path, 'utf8');
   } catch {
     return null;
   }
+  const owner = parseOwner(raw);
+  return { owner, print: owner?.token ?? `raw-${createHash('sha256').update(raw).digest('hex').slice(0, 32)}` };
 }
 
-function readOwnerText(raw: string): LockOwner | null {
+function parseOwner(raw: string): LockOwner | null {
   try {
     const parsed = LockOwnerSchema.safeParse(JSON.parse(raw));
     return parsed.success ? parsed.data : null;
   } catch {
     return null;
   }
+}
+
+function readOwner(path: string): LockOwner | null {
+  return readLockFile(path)?.owner ?? null;
 }
 
 /** The refusal a second opener gets: who holds the folder and the ways out. */
@@ -115,20 +130,8 @@ function tryCreate(path: string, owner: LockOwner): boolean {
   }
 }
 
-/** What identifies the holder a file names: its token, or its bytes when it cannot be read as an owner. */
-function fingerprint(path: string): string | null {
-  let raw: string;
-  try {
-    raw = readFileSync(path, 'utf8');
-  } catch {
-    return null;
-  }
-  const owner = readOwnerText(raw);
-  return owner === null ? `raw-${createHash('sha256').update(raw).digest('hex').slice(0, 32)}` : owner.token;
-}
-
 /**
- * Replaces the stale file `path`, whose holder is `stale` (a fingerprint), by one naming `owner`: true when this call
+ * Replaces the stale file `path`, whose holder is `stale` (its `print`), by one naming `owner`: true when this call
  * did it. Only the process that creates the gate `path.takeover-<stale>` may replace it, and only while the file
  * still names that holder, so of any number of openers taking over one dead holder exactly one wins (a reused inode
  * or a successor's file cannot be mistaken for the stale one). A gate whose creator died mid-takeover is taken over
@@ -137,12 +140,11 @@ function fingerprint(path: string): string | null {
 function takeOver(path: string, stale: string, owner: LockOwner): boolean {
   const gate = `${path}.takeover-${stale}`;
   if (!tryCreate(gate, owner)) {
-    const gateHolder = readOwner(gate);
-    const gatePrint = fingerprint(gate);
-    if (gatePrint === null || !isStale(gate, gateHolder) || !takeOver(gate, gatePrint, owner)) return false;
+    const held = readLockFile(gate);
+    if (held === null || !isStale(gate, held.owner) || !takeOver(gate, held.print, owner)) return false;
   }
   try {
-    if (fingerprint(path) !== stale) return false;
+    if (readLockFile(path)?.print !== stale) return false;
     renameSync(writeOwnerFile(path, owner), path);
     return true;
   } finally {
@@ -167,11 +169,10 @@ export function acquireDbLock(dataDir: string): DbLock {
   const owner: LockOwner = { pid: process.pid, hostname: hostname(), startedAt: new Date().toISOString(), token: randomBytes(12).toString('hex') };
   for (let attempt = 0; attempt < 3; attempt += 1) {
     if (tryCreate(path, owner)) return heldLock(path, owner);
-    const stale = fingerprint(path);
-    if (stale === null) continue; // released in between: create it again
-    const holder = readOwner(path);
-    if (!isStale(path, holder)) throw heldBy(dataDir, holder);
-    if (takeOver(path, stale, owner)) return heldLock(path, owner);
+    const held = readLockFile(path);
+    if (held === null) continue; // released in between: create it again
+    if (!isStale(path, held.owner)) throw heldBy(dataDir, held.owner);
+    if (takeOver(path, held.print, owner)) return heldLock(path, owner);
   }
   throw heldBy(dataDir, readOwner(path));
 }
