@@ -6,7 +6,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { assertBuildCurrent, BUILT_BIN, startServe, syncWhenEnded } from '../../lib/http/__tests__/serve-process.js';
+import { assertBuildCurrent, BUILT_BIN, postSites, startServe, syncWhenEnded } from '../../lib/http/__tests__/serve-process.js';
 import { freePort } from '../../test/helpers/redis-server.js';
 import { startNginx, startPythonHttpServer, staticSitemapSite, type StaticServer, type StaticSite } from '../../test/helpers/static-servers.js';
 import { runCliIn, startCli, type SyncRow } from './cli-process.js';
@@ -80,10 +80,8 @@ describe.each(Object.entries(servers))('the built bin against %s', (_name, start
       env: { DATABASE_URL: '' },
     });
     try {
-      const api = (path: string, body: unknown) =>
-        fetch(`${serve.origin}/api/factory/sites${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
-      expect((await api('', { rootUrl: `${server.origin}/`, siteId: 'served' })).status).toBe(201);
-      const started = (await (await api('/served/sync', {})).json()) as SyncRow;
+      expect((await postSites(serve.origin, '', { rootUrl: `${server.origin}/`, siteId: 'served' })).status).toBe(201);
+      const started = (await (await postSites(serve.origin, '/served/sync', {})).json()) as SyncRow;
       expect(await syncWhenEnded(serve.origin, 'served', started.syncId, 120_000)).toMatchObject({ state: 'done', new: PAGES });
     } finally {
       expect(await serve.stop('SIGTERM')).toBe(0);

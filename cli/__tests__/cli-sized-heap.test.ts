@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../../test/helpers/redis-server.js';
-import { BUILT_BIN, startServe } from '../../lib/http/__tests__/serve-process.js';
+import { BUILT_BIN, postSites, startServe } from '../../lib/http/__tests__/serve-process.js';
 import { SIZED_HEAP_MB } from '../sized-heap.js';
 import { runCliIn, startSlowSite, type SlowSite, type SyncRow } from './cli-process.js';
 
@@ -58,10 +58,8 @@ describe('sync and serve in a sized heap', () => {
     try {
       expect(loggedHeapLimit(serve.stderr())).toBeGreaterThan(SIZED_HEAP_MB.serve);
       expect(loggedHeapLimit(serve.stderr())).toBeLessThan(SIZED_HEAP_MB.serve * 2);
-      const api = (path: string, body: unknown) =>
-        fetch(`${serve.origin}/api/factory/sites${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
-      expect((await api('', { rootUrl: site.indexUrl, siteId: 'served' })).status).toBe(201);
-      const started = (await (await api('/served/sync', { budgetMs: 30_000 })).json()) as SyncRow;
+      expect((await postSites(serve.origin, '', { rootUrl: site.indexUrl, siteId: 'served' })).status).toBe(201);
+      const started = (await (await postSites(serve.origin, '/served/sync', { budgetMs: 30_000 })).json()) as SyncRow;
       expect(started).toMatchObject({ state: 'done', new: site.pages.length });
     } finally {
       // The signal reaches the server in its worker: it shuts down and the process exits 0.

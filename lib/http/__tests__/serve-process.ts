@@ -103,3 +103,8 @@ export async function syncWhenEnded<T extends { state: string }>(origin: string,
     await sleep(250);
   }
 }
+
+/** `POST {origin}/api/factory/sites{path}` with a JSON body, as the console and curl --json send it. */
+export function postSites(origin: string, path: string, body: unknown): Promise<Response> {
+  return fetch(`${origin}/api/factory/sites${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+}
