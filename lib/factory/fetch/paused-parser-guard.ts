@@ -10,8 +10,9 @@
  * parser running and completes or fails the response as usual. A short body is still a
  * `ResponseContentLengthMismatchError`, never a false completion.
  *
- * It reaches into undici's internals (the socket's parser symbol, `paused`, `resume()`, its llhttp instance): package.json pins undici
- * exactly and `paused-parser-guard.test.ts` proves the guard against a real server on every upgrade.
+ * It reaches into undici's internals (the socket's parser symbol, `paused`, `resume()`, its llhttp instance):
+ * package.json pins undici exactly and `paused-parser-guard.test.ts` proves the guard against a real server on every
+ * upgrade.
  */
 import type { Socket } from 'node:net';
 import { kParser } from './undici-parts.js';
