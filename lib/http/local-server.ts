@@ -110,9 +110,6 @@ export async function startLocalApiServer(apiDir: string, listen: { host: string
           },
           'request',
         );
-        // A body the handler did not read (a refusal before it) would be taken for the next request on a
-        // kept-alive connection, holding the client: answer it last on this connection.
-        if (!incoming.complete) outgoing.shouldKeepAlive = false;
         return sendWebResponse(response, outgoing);
       })
       // Handed to the OS before shutdown may drop the connection.

@@ -42,6 +42,9 @@ function writable(outgoing: ServerResponse): Promise<void> {
 export async function sendWebResponse(response: Response, outgoing: ServerResponse): Promise<void> {
   const headers: Record<string, string> = {};
   response.headers.forEach((value, name) => (headers[name] = value));
+  // A request body left unread (a refusal before it) would be taken for the next request on a kept-alive
+  // connection, holding the client: this answer is the connection's last.
+  if (!outgoing.req.complete) outgoing.shouldKeepAlive = false;
   outgoing.writeHead(response.status, headers);
   if (!response.body) return void outgoing.end();
   // Leaving the loop early (break) cancels the body's stream: its source stops reading.
