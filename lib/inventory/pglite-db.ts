@@ -1,6 +1,7 @@
-import { mkdir } from 'node:fs/promises';
 import { setFlagsFromString } from 'node:v8';
 import { PGlite, type Transaction } from '@electric-sql/pglite';
+import { ConfigError } from '../config/factory-config.js';
+import { makeDirs } from '../utils/make-dirs.js';
 import type { InventoryDb, Queryable, RawRow } from './db.js';
 import { acquireDbLock, type DbLock } from './db-lock.js';
 import { initdbOnce } from './pglite-initdb.js';
@@ -38,6 +39,19 @@ function queryable(target: PGlite | Transaction): Queryable {
   };
 }
 
+// A folder that cannot be made is the caller's choice of place, not a bug: a `config` error that says what to change.
+async function makeInventoryDir(dataDir: string): Promise<void> {
+  try {
+    await makeDirs(dataDir);
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new ConfigError(
+      'FACTORY_DB_DIR',
+      `the inventory folder ${dataDir} cannot be made (${reason}): give --db or FACTORY_DB_DIR a folder on a writable disk`,
+    );
+  }
+}
+
 /**
  * Opens an embedded PGlite inventory in `dataDir` (null: in memory). One process per directory: the folder's lock is
  * taken first (a second opener gets a `conflict` naming the holder) and released on close. A new folder's database is
@@ -46,7 +60,7 @@ function queryable(target: PGlite | Transaction): Queryable {
 export async function openPgliteDb(dataDir: string | null): Promise<InventoryDb> {
   let lock: DbLock | null = null;
   if (dataDir !== null) {
-    await mkdir(dataDir, { recursive: true });
+    await makeInventoryDir(dataDir);
     lock = acquireDbLock(dataDir);
   }
   let db: PGlite;

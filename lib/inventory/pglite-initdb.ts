@@ -1,10 +1,11 @@
 import { spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
-import { mkdir, readdir, rename, rm, writeFile } from 'node:fs/promises';
+import { readdir, rename, rm, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
+import { makeDirs } from '../utils/make-dirs.js';
 import { unpackTemplate } from './template-unpack.js';
 
 /** Postgres's own mark of a complete data directory: PGlite runs initdb when it is missing. */
@@ -79,7 +80,7 @@ function usableTemplate(startParams: readonly string[], templateDir: string): st
  * with what it was made with beside it.
  */
 export async function writePgliteTemplate(startParams: readonly string[], templateDir = TEMPLATE_DIR): Promise<void> {
-  await mkdir(templateDir, { recursive: true });
+  await makeDirs(templateDir);
   await runChild(['template', join(templateDir, TEMPLATE_FILE), JSON.stringify(startParams)], `making the PGlite template in ${templateDir}`);
   await writeFile(join(templateDir, TEMPLATE_MADE_WITH), `${JSON.stringify(madeNowWith(startParams), null, 2)}\n`);
 }
@@ -112,7 +113,7 @@ export async function initdbOnce(dataDir: string, startParams: readonly string[]
 
 async function unpackInto(template: string, staging: string, dataDir: string): Promise<void> {
   try {
-    await mkdir(staging, { recursive: true, mode: 0o700 });
+    await makeDirs(staging, 0o700);
     await unpackTemplate(template, staging);
   } catch (error) {
     throw new Error(`unpacking the template of the inventory database in ${dataDir} failed: ${error instanceof Error ? error.message : String(error)}`, {

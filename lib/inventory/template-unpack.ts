@@ -1,7 +1,8 @@
 import { createReadStream } from 'node:fs';
-import { mkdir, open, type FileHandle } from 'node:fs/promises';
+import { open, type FileHandle } from 'node:fs/promises';
 import { dirname, join, normalize, sep } from 'node:path';
 import { createGunzip } from 'node:zlib';
+import { makeDirs } from '../utils/make-dirs.js';
 
 const BLOCK = 512;
 
@@ -85,11 +86,11 @@ export async function unpackTemplate(file: string, into: string): Promise<void> 
         }
         const target = join(into, header.path);
         if (header.folder) {
-          await mkdir(target, { recursive: true, mode: header.mode });
+          await makeDirs(target, header.mode);
           continue;
         }
         if (!folders.has(dirname(target))) {
-          await mkdir(dirname(target), { recursive: true });
+          await makeDirs(dirname(target));
           folders.add(dirname(target));
         }
         const handle = await open(target, 'wx', header.mode);
