@@ -1,4 +1,5 @@
-import { databaseUrlFrom, DEFAULT_DB_DIR } from '../lib/inventory/index.js';
+import { databaseUrlFrom, DATABASE_URL_EXPECTED, DEFAULT_DB_DIR, isDatabaseUrl, openInventoryDb, type InventoryDb } from '../lib/inventory/index.js';
+import { UsageError } from './io.js';
 
 /** Where the inventory lives: Postgres (a connection string, from `--db` or DATABASE_URL) or a PGlite folder. */
 export type DbTarget = { kind: 'postgres'; url: string; from: '--db' | 'DATABASE_URL' } | { kind: 'pglite'; dir: string };
@@ -7,14 +8,24 @@ export type DbTarget = { kind: 'postgres'; url: string; from: '--db' | 'DATABASE
 const POSTGRES_URL = /^postgres(?:ql)?:\/\//i;
 
 /**
- * The inventory `--db` names: a postgres:// (or postgresql://) URL is Postgres; else DATABASE_URL wins (as documented
+ * The inventory `--db` names: a postgres:// (or postgresql://) URL is Postgres (one that does not parse is refused); else DATABASE_URL wins (as documented
  * since `sync` first took --db); else the folder given, FACTORY_DB_DIR, or `.crawler-factory/db`.
  */
 export function dbTarget(flag: string | undefined, env: NodeJS.ProcessEnv): DbTarget {
-  if (flag !== undefined && POSTGRES_URL.test(flag)) return { kind: 'postgres', url: flag, from: '--db' };
+  if (flag !== undefined && POSTGRES_URL.test(flag)) {
+    // The driver would read a URL it cannot parse as "all defaults" and open the local server's database instead.
+    if (!isDatabaseUrl(flag))
+      throw new UsageError(`--db: ${DATABASE_URL_EXPECTED} (this one does not parse: percent-encode @, : and / in the user and password)`);
+    return { kind: 'postgres', url: flag, from: '--db' };
+  }
   const fromEnv = databaseUrlFrom(env);
   if (fromEnv !== null) return { kind: 'postgres', url: fromEnv, from: 'DATABASE_URL' };
   return { kind: 'pglite', dir: flag ?? (env.FACTORY_DB_DIR || DEFAULT_DB_DIR) };
+}
+
+/** Opens the inventory a target names. */
+export function openDbTarget(target: DbTarget): Promise<InventoryDb> {
+  return openInventoryDb(target.kind === 'postgres' ? { databaseUrl: target.url } : { databaseUrl: null, dataDir: target.dir });
 }
 
 /** A connection string fit to print: its password hidden. */

@@ -31,7 +31,7 @@ describe('--db postgres://...', () => {
     await rm(cwd, { recursive: true, force: true });
   });
 
-  it('sync writes into Postgres, and serve reads the same inventory from it', { timeout: 120_000 }, async () => {
+  it('sync writes into Postgres, and serve and sites read the same inventory from it', { timeout: 120_000 }, async () => {
     const sync = await runCliIn(['sync', demo.rootUrl, '--site', 'demo', '--allow-private', '--db', url, '--timeout', '9000'], { env, cwd });
     expect(sync.code, sync.stderr).toBe(0);
     // The fetch flags a sync does not use are named, not dropped silently.
@@ -53,6 +53,10 @@ describe('--db postgres://...', () => {
       serve.child.kill('SIGTERM');
       expect((await serve.exited).code).toBe(0);
     }
+    // `sites` reads the same inventory from the flag (it took the URL for a folder's name).
+    const sites = await runCliIn(['sites', 'list', '--db', url], { env, cwd });
+    expect(sites.code, sites.stderr).toBe(0);
+    expect(sites.stdout).toContain('"siteId":"demo"');
     // Nothing on disk: no `postgres:` folder, no PGlite default folder.
     expect(existsSync(join(cwd, 'postgres:'))).toBe(false);
     expect(existsSync(join(cwd, '.crawler-factory', 'db'))).toBe(false);

@@ -1,16 +1,7 @@
+import { dbTarget, openDbTarget } from '../db-target.js';
 import { UsageError, type Io } from '../io.js';
 import { intFlag, netPolicyFrom, scheduleFlag } from '../options.js';
-import {
-  type InventoryDb,
-  databaseUrlFrom,
-  openInventoryDb,
-  DEFAULT_DB_DIR,
-  deleteSite,
-  listSitePage,
-  assertSiteId,
-  updateSite,
-  type SiteOptionsPatch,
-} from '../../lib/inventory/index.js';
+import { type InventoryDb, deleteSite, listSitePage, assertSiteId, updateSite, type SiteOptionsPatch } from '../../lib/inventory/index.js';
 
 /** The flags of `sites list|rm|set`. */
 export interface SitesFlags {
@@ -63,7 +54,7 @@ export function optionsPatchFrom(flags: SitesFlags): SiteOptionsPatch {
 }
 
 async function withDb<T>(flags: SitesFlags, io: Io, work: (db: InventoryDb) => Promise<T>): Promise<T> {
-  const db = await openInventoryDb({ databaseUrl: databaseUrlFrom(io.env), dataDir: flags.db ?? DEFAULT_DB_DIR });
+  const db = await openDbTarget(dbTarget(flags.db, io.env));
   try {
     return await work(db);
   } finally {

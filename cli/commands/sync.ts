@@ -1,12 +1,11 @@
 import { UsageError, type Io } from '../io.js';
-import { dbTarget, describeDb, redactedUrl, type DbTarget } from '../db-target.js';
+import { dbTarget, describeDb, openDbTarget, redactedUrl, type DbTarget } from '../db-target.js';
 import { intFlag, netPolicyFrom, scheduleFlag, type CommonFlags } from '../options.js';
 import { forgetRunSettings, loadRunSettings, pickFlags, resumeFlags, saveRunSettings } from '../run-settings.js';
 import { stopOnSignals } from '../stop-signals.js';
 import { MIN_BUDGET_MS } from './estimate.js';
 import {
   DEFAULT_DB_DIR,
-  openInventoryDb,
   type Sync,
   ensureSite,
   advanceSync,
@@ -116,7 +115,7 @@ export async function syncCommand(positionals: string[], given: SyncFlags, io: I
   const target = dbTarget(values.db, io.env);
   const signals = stopOnSignals();
   try {
-    const db = await openInventoryDb(target.kind === 'postgres' ? { databaseUrl: target.url } : { databaseUrl: null, dataDir: target.dir });
+    const db = await openDbTarget(target);
     try {
       const store = await openJobStore(io.env);
       try {

@@ -1,7 +1,7 @@
 // The URL inventory's public entry point (`crawler-factory/inventory`): opening the database, sites, syncs and their
 // driver. The CLI imports the inventory from here only.
 export { type InventoryDb } from './db.js';
-export { databaseUrlFrom } from './db-errors.js';
+export { databaseUrlFrom, DATABASE_URL_EXPECTED, isDatabaseUrl } from './db-errors.js';
 export { DEFAULT_DB_DIR, openInventoryDb } from './open-db.js';
 export { ScheduleSchema } from './schedule.js';
 export { type Sync } from './schemas.js';
