@@ -22,11 +22,14 @@ function quickAnswer(args: string[]): string | null {
   return null;
 }
 
-// A closed pipe (`crawler-factory walk --help | head`) ends the run quietly: nobody is left to read the rest.
+// A closed pipe (`crawler-factory walk --help | head`) ends the run quietly: nobody is left to read the rest. Any
+// other failure to write (stdout on a full disk) ends it with exit 1 and says so once, as the `output_failed` kind.
 for (const stream of [process.stdout, process.stderr]) {
   stream.on('error', (error: NodeJS.ErrnoException) => {
-    if (error.code !== 'EPIPE') throw error;
-    process.exit(0);
+    if (error.code === 'EPIPE') process.exit(0);
+    if (stream === process.stdout)
+      process.stderr.write(`crawler-factory: output_failed: writing stdout failed (${error.message}): free some space or write elsewhere\n`);
+    process.exit(1);
   });
 }
 

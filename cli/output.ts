@@ -3,21 +3,38 @@ import { rename, unlink } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { once } from 'node:events';
 import type { Writable } from 'node:stream';
+import { FactoryError } from '../lib/index.js';
+import { UsageError } from './io.js';
 
-/** Writes data lines with backpressure; a closed pipe (`| head`, EPIPE) marks it closed so the run ends quietly. */
+/**
+ * Writes data lines with backpressure; a closed pipe (`| head`, EPIPE) marks it closed so the run ends quietly. Any
+ * other write error (a full disk) closes it too, and is kept as the run's `output_failed`.
+ */
 export class LineWriter {
   private closed = false;
+  private writeError: NodeJS.ErrnoException | null = null;
 
-  constructor(readonly stream: Writable) {
+  /** `target` names where the lines go in an error: `stdout` or the file's path. */
+  constructor(
+    readonly stream: Writable,
+    private readonly target = 'stdout',
+  ) {
     stream.on('error', (error: NodeJS.ErrnoException) => {
-      if (error.code !== 'EPIPE' && error.code !== 'ERR_STREAM_DESTROYED') throw error;
+      if (error.code !== 'EPIPE' && error.code !== 'ERR_STREAM_DESTROYED') this.writeError ??= error;
       this.closed = true;
     });
   }
 
-  /** True once the reader went away: the caller should stop producing. */
+  /** True once the reader went away or a write failed: the caller should stop producing. */
   get isClosed(): boolean {
     return this.closed || this.stream.destroyed;
+  }
+
+  /** The write that failed (not a closed pipe), as an `output_failed` error, or null. */
+  get failure(): FactoryError | null {
+    if (this.writeError === null) return null;
+    const advice = this.writeError.code === 'ENOSPC' ? 'free some space or write elsewhere' : 'write elsewhere';
+    return new FactoryError('output_failed', `writing ${this.target} failed (${this.writeError.message}): ${advice}`);
   }
 
   /**
@@ -71,7 +88,11 @@ export function stdoutSink(stdout: Writable): DataSink {
 export async function fileSink(path: string): Promise<DataSink> {
   const temp = join(dirname(path), `.${basename(path)}.tmp-${process.pid}-${Math.random().toString(36).slice(2, 8)}`);
   const stream = createWriteStream(temp, { flags: 'wx' });
-  await once(stream, 'open');
+  await once(stream, 'open').catch((error: NodeJS.ErrnoException) => {
+    throw new UsageError(
+      `-o ${path}: cannot write a file there (${error.code ?? error.message} in ${dirname(path)}): pass a file in a folder this user can write`,
+    );
+  });
   const finish = async () => {
     if (!stream.closed) {
       stream.end();
@@ -79,7 +100,7 @@ export async function fileSink(path: string): Promise<DataSink> {
     }
   };
   return {
-    writer: new LineWriter(stream),
+    writer: new LineWriter(stream, path),
     commit: async () => {
       await finish();
       await rename(temp, path);

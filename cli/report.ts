@@ -15,12 +15,15 @@ export function hint(kind: string): string {
   return '';
 }
 
+// Kinds that mean "change what you passed": a URL that is not http(s), a malformed job id, a place that cannot hold the inventory.
+const REFUSED_ARGUMENT = new Set(['invalid_url', 'bad_request', 'config']);
+
 /**
- * The exit code of a fatal error: 2 for a refused argument (a URL that is not http(s), a malformed job id), 1 for
- * anything else. Errors met while walking (a redirect to ftp:) carry the sitemap's depth: they are the walk's, exit 1.
+ * The exit code of a fatal error: 2 for a refused argument or configuration, 1 for anything else. Errors met while
+ * walking (a redirect to ftp:) carry the sitemap's depth: they are the walk's, exit 1.
  */
 export function fatalExitCode(error: unknown): 1 | 2 {
-  return isFactoryError(error) && (error.kind === 'invalid_url' || error.kind === 'bad_request') && error.context.depth === undefined ? 2 : 1;
+  return isFactoryError(error) && REFUSED_ARGUMENT.has(error.kind) && error.context.depth === undefined ? 2 : 1;
 }
 
 /** `crawler-factory: kind: message (url)` and the hint, for stderr. */

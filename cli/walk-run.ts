@@ -151,6 +151,12 @@ export async function runWalk(
     if (writer.isClosed || options.signal.aborted) break;
   }
   if (!display.discard && !writer.isClosed) await writer.raw(formatter.close());
+  const failure = writer.failure;
+  if (failure !== null) {
+    outcome.fatal ??= failure;
+    progress.clear();
+    io.stderr.write(fatalLine(failure));
+  }
   // Found but not written (a closed pipe, an interruption, the URL limit): the last line says what was written.
   counts.found = counts.urls;
   progress.done(counts);

@@ -27,6 +27,7 @@ export const ERROR_KINDS = [
   'rate_limited',
   'store_unavailable',
   'config',
+  'output_failed',
   'internal',
 ] as const;
 
