@@ -32,6 +32,19 @@ export interface ServeFlags {
 const API_DIR = fileURLToPath(new URL('../../api/', import.meta.url));
 const PUBLIC_DIR = fileURLToPath(new URL('../../public/', import.meta.url));
 
+// What the OS says about the address to listen on, as the flag to change: the user's choice, not a bug.
+function listenRefusal(error: unknown, host: string, port: number): UsageError | null {
+  const code = (error as NodeJS.ErrnoException).code;
+  if (code === 'EADDRINUSE') return new UsageError(`port ${port} is in use: choose another with --port`);
+  if (code === 'EACCES') return new UsageError(`port ${port} needs privileges this user lacks: choose one above 1023 with --port`);
+  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN')
+    return new UsageError(
+      `--host ${host} does not resolve to an address: pass an IP address of this machine (127.0.0.1, ::1, 0.0.0.0) or a name that resolves`,
+    );
+  if (code === 'EADDRNOTAVAIL') return new UsageError(`--host ${host} is not an address of this machine: pass one of its addresses (127.0.0.1, ::1, 0.0.0.0)`);
+  return null;
+}
+
 /**
  * `crawler-factory serve [--port N] [--host H]`: the api/ handlers and the ops console on a local HTTP server.
  * It advances the syncs it starts in the background, and starts scheduled syncs when they fall due (every 30 s).
@@ -53,7 +66,7 @@ export async function serveCommand(_args: string[], flags: ServeFlags, io: Io): 
     await background.stop();
     await resetServiceStore();
     await resetInventoryDb();
-    throw (error as NodeJS.ErrnoException).code === 'EADDRINUSE' ? new UsageError(`port ${port} is in use: choose another with --port`) : error;
+    throw listenRefusal(error, flags.host, port) ?? error;
   });
   // Loading the handlers pointed logs at stdout (as the functions log); in the CLI they belong on stderr.
   sendLogsTo('stderr');
