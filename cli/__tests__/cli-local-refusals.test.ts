@@ -58,7 +58,7 @@ describe('refused local targets (built bin)', () => {
     try {
       const child = spawn(process.execPath, [BUILT_BIN, 'walk', sitemap], { cwd, env: { ...process.env, ...env }, stdio: ['ignore', full, 'pipe'] });
       let stderr = '';
-      child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+      child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
       const [code] = await once(child, 'close');
       expect(code).toBe(1);
       expect(stderr.trim()).toBe(

@@ -87,6 +87,28 @@ describe('stop and resume with real processes', () => {
     expect(again.stderr).toContain(`resume: no stored settings for ${syncId}`);
   });
 
+  it('sync on the memory job store: after SIGKILL the site names the way out, and --resume ID ends the orphan and frees it', { timeout: 180_000 }, async () => {
+    const memory = { ...env, REDIS_URL: '' };
+    const run = startCli(['sync', site.indexUrl, '--site', 'orphan', '--allow-private', '--budget', '1000'], { env: memory, cwd });
+    const [, syncId] = (await run.waitForStderr(/sync ([A-Za-z0-9_-]{22}) into/)) as RegExpMatchArray;
+    expect((await stopWhileStreaming(site, run, 'SIGKILL', 1_500)).signal).toBe('SIGKILL');
+    const wayOut = `site orphan has a running sync ${syncId} (last moved `;
+    const again = await runCliIn(['sync', site.indexUrl, '--site', 'orphan', '--allow-private'], { env: memory, cwd });
+    expect(again.code).toBe(1);
+    expect(again.stderr).toContain(wayOut);
+    expect(again.stderr).toContain(`with: crawler-factory sync --resume ${syncId}`);
+    const removal = await runCliIn(['sites', 'rm', 'orphan'], { env: memory, cwd });
+    expect(removal.code).toBe(1);
+    expect(removal.stderr).toContain(wayOut);
+    // The job died with its process: the resume ends the sync failed, saying so, and removes nothing.
+    const resumed = await runCliIn(['sync', '--resume', syncId ?? ''], { env: memory, cwd });
+    expect(JSON.parse(resumed.stdout)).toMatchObject({ syncId, state: 'failed', removed: 0 });
+    expect(resumed.stdout).toContain('is gone from the memory store');
+    const fresh = await runCliIn(['sync', site.indexUrl, '--site', 'orphan', '--allow-private'], { env: memory, cwd });
+    expect(fresh.code, fresh.stderr).toBe(0);
+    expect(JSON.parse(fresh.stdout)).toMatchObject({ state: 'done', seen: site.pages.length, removed: 0 });
+  });
+
   it('job run: after SIGKILL, --resume ID alone keeps --allow-private and --store: every URL exactly once', { timeout: 180_000 }, async () => {
     const run = startCli(['job', 'run', site.indexUrl, '--store', redis.url, '--allow-private', '--budget', '1000', '--timeout', '60000'], {
       env: { REDIS_URL: '' },

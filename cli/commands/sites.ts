@@ -1,5 +1,6 @@
 import { dbTarget, openDbTarget } from '../db-target.js';
 import { UsageError, type Io } from '../io.js';
+import { withRunningSyncWayOut } from '../running-sync.js';
 import { intFlag, netPolicyFrom, scheduleFlag } from '../options.js';
 import { type InventoryDb, deleteSite, listSitePage, assertSiteId, updateSite, type SiteOptionsPatch } from '../../lib/inventory/index.js';
 
@@ -80,7 +81,7 @@ export async function sitesCommand(positionals: string[], flags: SitesFlags, io:
   if (id === undefined) throw new UsageError(`sites ${action} needs a <siteId>`);
   const siteId = assertSiteId(id);
   if (action === 'rm') {
-    io.stdout.write(`${JSON.stringify(await withDb(flags, io, (db) => deleteSite(db, siteId)))}\n`);
+    io.stdout.write(`${JSON.stringify(await withDb(flags, io, (db) => withRunningSyncWayOut(db, siteId, () => deleteSite(db, siteId))))}\n`);
     return 0;
   }
   const schedule = scheduleFlag(flags.schedule);
@@ -90,6 +91,6 @@ export async function sitesCommand(positionals: string[], flags: SitesFlags, io:
     ...(schedule === undefined ? {} : { schedule }),
   };
   const net = netPolicyFrom(flags);
-  io.stdout.write(`${JSON.stringify(await withDb(flags, io, (db) => updateSite(db, siteId, patch, net)), null, 2)}\n`);
+  io.stdout.write(`${JSON.stringify(await withDb(flags, io, (db) => withRunningSyncWayOut(db, siteId, () => updateSite(db, siteId, patch, net))), null, 2)}\n`);
   return 0;
 }

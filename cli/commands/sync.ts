@@ -1,6 +1,7 @@
 import { UsageError, type Io } from '../io.js';
 import { dbTarget, describeDb, openDbTarget, redactedUrl, type DbTarget } from '../db-target.js';
 import { intFlag, netPolicyFrom, scheduleFlag, type CommonFlags } from '../options.js';
+import { withRunningSyncWayOut } from '../running-sync.js';
 import { forgetRunSettings, loadRunSettings, pickFlags, resumeFlags, saveRunSettings } from '../run-settings.js';
 import { stopOnSignals } from '../stop-signals.js';
 import { MIN_BUDGET_MS } from './estimate.js';
@@ -73,7 +74,7 @@ async function syncToRun(runtime: SyncRuntime, values: SyncFlags, rootUrl: strin
     { rootUrl, ...(values.site === undefined ? {} : { siteId: values.site }), ...(schedule === undefined ? {} : { schedule }) },
     runtime.net,
   );
-  return (await startSync(runtime, site.siteId, { full: values.full === true })).syncId;
+  return (await withRunningSyncWayOut(runtime.db, site.siteId, () => startSync(runtime, site.siteId, { full: values.full === true }))).syncId;
 }
 
 /** The command that continues this sync, and what the environment must still say (never a password). */

@@ -9,4 +9,4 @@ export { deleteSite } from './site-deletion.js';
 export { listSitePage } from './site-list.js';
 export { type SiteOptionsPatch, assertSiteId, ensureSite, updateSite } from './sites.js';
 export { type SyncRuntime, advanceSync, startSync, stopSync } from './sync-driver.js';
-export { assertSyncId, getSync, getSyncDetail } from './syncs.js';
+export { assertSyncId, getSync, getSyncDetail, runningSync } from './syncs.js';
