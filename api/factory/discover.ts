@@ -3,6 +3,7 @@ import { createJob, getJobStatus, readJobShard, retryStalledJob, stopJob } from 
 import {
   DEFAULT_SLICE_BUDGET_MS,
   advanceJob,
+  deadlineStep,
   handle,
   preflight,
   parseQuery,
@@ -25,7 +26,7 @@ async function start(body: z.infer<typeof StartJobRequestSchema>, context: Servi
   const store = await context.store();
   const previous = body.previousJobId === undefined ? {} : { previousJobId: body.previousJobId };
   const created = await createJob(store, { rootUrl: body.rootUrl, options: { ...body.options, net: context.net }, ...previous });
-  return json(await advanceJob(store, created.jobId, { budgetMs: body.budgetMs ?? DEFAULT_SLICE_BUDGET_MS, net: context.net, signal }), 201);
+  return json(await advanceJob(store, created.jobId, deadlineStep(body.budgetMs ?? DEFAULT_SLICE_BUDGET_MS, signal), context.net), 201);
 }
 
 /** Continues (one slice), retries a stalled job's stuck sitemaps then continues, or stops a job: 200 JobStatus. */
@@ -34,7 +35,7 @@ async function act(body: z.infer<typeof JobActionRequestSchema>, context: Servic
   const store = await context.store();
   if (body.action === 'stop') return json(await stopJob(store, jobId));
   if (body.action === 'retry') await retryStalledJob(store, jobId);
-  return json(await advanceJob(store, jobId, { budgetMs: body.budgetMs ?? DEFAULT_SLICE_BUDGET_MS, net: context.net, signal }));
+  return json(await advanceJob(store, jobId, deadlineStep(body.budgetMs ?? DEFAULT_SLICE_BUDGET_MS, signal), context.net));
 }
 
 /**

@@ -1,27 +1,26 @@
 import type { AdvanceOptions } from '../inventory/sync-driver.js';
 import { deadlineSignal } from '../utils/deadline-signal.js';
 
-/**
- * A sync step run inside a function that has a maxDuration (a queued slice, a cron tick's slice): it reads for
- * `budgetMs`, then applies the shards it read until twice that from its start. The shards left wait for the next
- * step, which the caller publishes as it ends, instead of the function being cut off mid-apply (its slice number
- * then taken, so the sync would wait for the cron's re-drive).
- */
-export function functionStep(budgetMs: number, signal: AbortSignal, workerId: string): AdvanceOptions {
-  return { budgetMs, signal, applySignal: deadlineSignal(signal, 2 * budgetMs), workerId };
-}
+/** What a step of a sync or a discover job is given to end by a deadline: its claim budget and its two cut-offs. */
+export type DeadlineStep = Required<Pick<AdvanceOptions, 'budgetMs' | 'signal' | 'applySignal'>>;
 
 /**
- * A sync step a caller waits for (`POST .../sync` and `POST .../syncs/{id}`, with or without `budgetMs`): its budget is
- * a deadline. It claims new sitemaps until 1.2 s before it, cuts the reads in flight 0.8 s before it (what they read is
- * committed and their sitemaps continue in the next step), and applies shards until 0.5 s before it, leaving the rest
- * to the next step; short budgets keep the same proportions. So the answer comes within the budget whatever the site
- * does (a site dripping its sitemaps over 20 s held a 2 s step for 21.9 s), and the sync goes on in the background.
+ * Every step a caller or a function runs ends by its deadline, whatever the site does: the sync start and step
+ * (`budgetMs` of `POST .../sync` and `POST .../syncs/{id}`), a discover call, a queued slice and a cron tick's slice
+ * (a site dripping its sitemaps over 20 s held a 2 s step for 21.9 s). Reading may use the first `readShare` of the
+ * time (all of it for a caller's step; half for a slice, so the shards it read are applied in the same function): it
+ * claims new sitemaps until 1.2 s before the end of that share and cuts the reads in flight 0.8 s before it (what they
+ * read is committed, their sitemaps continue in the next step). Shards are applied until 0.5 s before the deadline,
+ * the rest left to the next step. Short deadlines keep the same proportions.
  */
-export function deadlineStep(budgetMs: number, signal: AbortSignal): AdvanceOptions {
+export function deadlineStep(deadlineMs: number, signal: AbortSignal, readShare = 1): DeadlineStep {
+  const readMs = Math.max(1, Math.floor(deadlineMs * readShare));
   return {
-    budgetMs: Math.max(1, budgetMs - 1_200, Math.floor(budgetMs * 0.4)),
-    signal: deadlineSignal(signal, Math.max(1, budgetMs - 800, Math.floor(budgetMs * 0.6))),
-    applySignal: deadlineSignal(signal, Math.max(1, budgetMs - 500, Math.floor(budgetMs * 0.75))),
+    budgetMs: Math.max(1, readMs - 1_200, Math.floor(readMs * 0.4)),
+    signal: deadlineSignal(signal, Math.max(1, readMs - 800, Math.floor(readMs * 0.6))),
+    applySignal: deadlineSignal(signal, Math.max(1, deadlineMs - 500, Math.floor(deadlineMs * 0.75))),
   };
 }
+
+/** The share of a queued or cron slice's deadline it may read for: the other half applies what it read. */
+export const SLICE_READ_SHARE = 0.5;

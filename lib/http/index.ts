@@ -19,3 +19,4 @@ export { parseSitesPath } from './sites-path.js';
 export { assertCronAuthorized, cronTick } from './cron.js';
 export { sitesRoute } from './sites-api.js';
 export { advanceJob, sliceFailedRoute, sliceRoute } from './queued-slices.js';
+export { deadlineStep } from './function-step.js';

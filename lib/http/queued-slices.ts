@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { DEFAULT_SLICE_BUDGET_MS, DEFAULT_SYNC_SLICE_BUDGET_MS, SLICE_HARD_LIMIT_MS } from './api-limits.js';
-import { functionStep } from './function-step.js';
+import { deadlineStep, SLICE_READ_SHARE, type DeadlineStep } from './function-step.js';
 import { handle } from './handler.js';
 import { inventoryDb } from './inventory-context.js';
 import { parseJsonText, readBodyText } from './request.js';
@@ -74,7 +74,12 @@ async function runSyncSlice(context: ServiceContext, { syncId, slice }: SyncSlic
   const sync = await runClaimed(
     () => claimSlice(runtime.db, syncId, slice),
     () => releaseSlice(runtime.db, syncId, slice),
-    () => advanceSync(runtime, syncId, functionStep(queuedBudgetMs(context, DEFAULT_SYNC_SLICE_BUDGET_MS), signal, 'qstash')),
+    // The configured budget is the slice's reading time; as long again applies what it read.
+    () =>
+      advanceSync(runtime, syncId, {
+        ...deadlineStep(2 * queuedBudgetMs(context, DEFAULT_SYNC_SLICE_BUDGET_MS), signal, SLICE_READ_SHARE),
+        workerId: 'qstash',
+      }),
   );
   if (sync === null) {
     log.info({ event: 'queued_slice_skipped', syncId, slice }, 'slice already claimed, or the sync has ended');
@@ -89,7 +94,7 @@ async function runJobSlice(context: ServiceContext, { jobId, slice }: JobSliceMe
   const status = await runClaimed(
     () => store.claimSlice(jobId, slice),
     () => store.releaseSlice(jobId, slice),
-    () => advanceJob(store, jobId, { budgetMs: queuedBudgetMs(context, DEFAULT_SLICE_BUDGET_MS), net: context.net, signal }),
+    () => advanceJob(store, jobId, deadlineStep(queuedBudgetMs(context, DEFAULT_SLICE_BUDGET_MS), signal), context.net),
   );
   if (status === null) {
     log.info({ event: 'queued_slice_skipped', jobId, slice }, 'slice already claimed, or the job has ended');
@@ -103,8 +108,8 @@ async function runJobSlice(context: ServiceContext, { jobId, slice }: JobSliceMe
  * deployment queues slices (QStash), the next one queued while the job runs, so it advances with nobody polling. A
  * stalled job waits for an operator's retry: queuing again would only spin.
  */
-export async function advanceJob(store: JobStore, jobId: string, options: { budgetMs: number; net: NetPolicyInput; signal: AbortSignal }): Promise<JobStatus> {
-  const status = await runSlice(store, jobId, { ...options, hardLimitMs: SLICE_HARD_LIMIT_MS });
+export async function advanceJob(store: JobStore, jobId: string, step: DeadlineStep, net: NetPolicyInput): Promise<JobStatus> {
+  const status = await runSlice(store, jobId, { budgetMs: step.budgetMs, signal: step.signal, net, hardLimitMs: SLICE_HARD_LIMIT_MS });
   if (status.state === 'running' && status.stalled === null) await sliceDispatcher().continueJob?.(store, jobId);
   return status;
 }

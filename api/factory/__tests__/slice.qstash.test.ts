@@ -56,7 +56,7 @@ describe('sync slices through QStash', () => {
       FACTORY_PUBLIC_URL: api.server.origin,
       FACTORY_QSTASH_RETRIES: '2',
       FACTORY_QSTASH_HOST_PARALLELISM: '3',
-      FACTORY_QUEUED_SLICE_BUDGET_MS: '100',
+      FACTORY_QUEUED_SLICE_BUDGET_MS: '1000',
       CRON_SECRET,
     });
     db = new pg.Client({ connectionString: process.env.DATABASE_URL });
@@ -77,7 +77,7 @@ describe('sync slices through QStash', () => {
   };
   const startSync = async (siteId: string) => {
     expect((await api.post('/api/factory/sites', { rootUrl: api.site.rootUrl, siteId, options: { concurrency: 1 } })).status).toBe(201);
-    const started = await api.post(`/api/factory/sites/${siteId}/sync`, { budgetMs: 100 });
+    const started = await api.post(`/api/factory/sites/${siteId}/sync`, { budgetMs: 1_000 });
     expect(started.status).toBe(201);
     const sync = SyncSchema.parse(await started.json());
     expect(sync.state).toBe('running');
@@ -147,28 +147,27 @@ describe('sync slices through QStash', () => {
     expect(qstash.pending()).toEqual([]);
   });
 
-  it('leaves what a slice read past its apply window (twice its budget) to the next slice, and ends done with every URL', { timeout: 120_000 }, async () => {
-    // Each child answers after 300 ms: a slice's read alone outlasts its 200 ms window, so it applies nothing while it reads.
+  it('answers each slice by its deadline (twice its budget) while the site answers slowly, and ends done with every URL', { timeout: 120_000 }, async () => {
+    // Each child answers after 300 ms: a slice reads for the first half of its 2 s and applies in the second.
     api.site.delayMs = 300;
     const syncId = await startSync('qstash-window');
-    const [first] = qstash.pending();
-    expect(first, 'the started sync has its next slice queued').toBeDefined();
-    expect(await deliver(first!)).toMatchObject({ syncId, ran: true, state: 'running' });
-    const afterFirst = await getSync('qstash-window', syncId);
-    expect(afterFirst.shardsApplied).toBeLessThan(afterFirst.shardsWritten);
+    let slowestMs = 0;
     for (let step = 0; step < 60 && (await getSync('qstash-window', syncId)).state === 'running'; step += 1) {
       const [next] = qstash.pending();
       expect(next, 'a running sync has its next slice queued').toBeDefined();
       if (next === undefined) break;
+      const started = Date.now();
       expect(await deliver(next)).toMatchObject({ syncId, ran: true });
+      slowestMs = Math.max(slowestMs, Date.now() - started);
     }
+    expect(slowestMs).toBeLessThan(2 * 1_000 + 1_000);
     const sync = await getSync('qstash-window', syncId);
     expect(sync).toMatchObject({ state: 'done', new: PAGES, seen: PAGES, removed: 0, shardsApplied: sync.shardsWritten });
   });
 
   it('advances a discover job by signed deliveries alone: every URL once, a repeated delivery runs nothing', { timeout: 120_000 }, async () => {
     api.site.delayMs = 200;
-    const started = await api.post('/api/factory/discover', { rootUrl: api.site.rootUrl, options: { concurrency: 1 }, budgetMs: 100 });
+    const started = await api.post('/api/factory/discover', { rootUrl: api.site.rootUrl, options: { concurrency: 1 }, budgetMs: 1_000 });
     expect(started.status).toBe(201);
     const { jobId } = JobSchema.parse(await started.json());
     const getJob = async () => JobSchema.parse(await (await api.call(`/api/factory/discover?jobId=${jobId}`)).json());
@@ -242,7 +241,7 @@ describe('sync slices through QStash', () => {
     };
     await useRedis(REDIS_URL);
     try {
-      const started = await api.post('/api/factory/discover', { rootUrl: api.site.rootUrl, options: { concurrency: 1 }, budgetMs: 100 });
+      const started = await api.post('/api/factory/discover', { rootUrl: api.site.rootUrl, options: { concurrency: 1 }, budgetMs: 1_000 });
       expect(started.status).toBe(201);
       const { jobId, urlsFound } = JobSchema.parse(await started.json());
       expect(urlsFound).toBeGreaterThan(0);

@@ -23,6 +23,6 @@ export function stalledOf(parts: StatusParts, now: number): JobStalled | null {
   if (state !== 'running' || pending > 0 || leased > 0 || active === 0 || mostClaimed === null) return null;
   if (fewestClaims < MAX_CLAIMS_WITHOUT_PROGRESS) return null;
   const { item, offset, claims } = mostClaimed;
-  const reason = `claimed ${claims} times without progress past offset ${offset}: every pass was killed or cut off before it read anything`;
+  const reason = `claimed ${claims} times without progress past offset ${offset}: every pass was killed or cut off before it read anything: retry the job with a longer budget (a pass must read this sitemap's first entries within it)`;
   return { url: urlOf(item), reason, claims, offset, sinceMs: Math.max(0, now - Date.parse(parts.updatedAt)) };
 }
