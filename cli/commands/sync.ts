@@ -10,6 +10,7 @@ import {
   type Sync,
   ensureSite,
   advanceSync,
+  applyStopFor,
   startSync,
   stopSync,
   type SyncRuntime,
@@ -57,7 +58,7 @@ function drawProgress(sync: Sync, stderr: Io['stderr'], final = false): void {
 async function runToEnd(runtime: SyncRuntime, syncId: string, how: { budgetMs: number; progress: boolean; io: Io; signal: AbortSignal }): Promise<Sync> {
   let sync = await getSync(runtime.db, syncId);
   while (sync.state === 'running' && !how.signal.aborted) {
-    sync = await advanceSync(runtime, syncId, { budgetMs: how.budgetMs, workerId: 'cli', signal: how.signal });
+    sync = await advanceSync(runtime, syncId, { budgetMs: how.budgetMs, workerId: 'cli', signal: how.signal, ...applyStopFor(runtime.store, how.signal) });
     if (how.progress) drawProgress(sync, how.io.stderr);
   }
   if (how.progress) drawProgress(sync, how.io.stderr, true);

@@ -1,4 +1,4 @@
-import { advanceSync, type SyncRuntime } from '../inventory/sync-driver.js';
+import { advanceSync, applyStopFor, type SyncRuntime } from '../inventory/sync-driver.js';
 import { createLogger } from '../utils/logger.js';
 import type { SliceDispatcher } from './slice-dispatcher.js';
 
@@ -16,10 +16,7 @@ export function inProcessDispatcher(): SliceDispatcher {
   const driving = new Map<string, Promise<void>>();
 
   const drive = async (runtime: SyncRuntime, syncId: string): Promise<void> => {
-    // A store that keeps its shards (Redis, Upstash) lets a stop leave the unapplied ones to the next start, which
-    // resumes the sync, so a shutdown is as prompt as the budget says. The memory store's shards die with the process:
-    // they are applied first, so what was read stays in the inventory.
-    const apply = runtime.store.kind === 'memory' ? {} : { applySignal: controller.signal };
+    const apply = applyStopFor(runtime.store, controller.signal);
     while (!controller.signal.aborted) {
       const sync = await advanceSync(runtime, syncId, { budgetMs: BACKGROUND_BUDGET_MS, signal: controller.signal, ...apply, workerId: 'background' });
       if (sync.state !== 'running') return;

@@ -8,5 +8,5 @@ export { type Sync } from './schemas.js';
 export { deleteSite } from './site-deletion.js';
 export { listSitePage } from './site-list.js';
 export { type SiteOptionsPatch, assertSiteId, ensureSite, updateSite } from './sites.js';
-export { type SyncRuntime, advanceSync, startSync, stopSync } from './sync-driver.js';
+export { type SyncRuntime, advanceSync, applyStopFor, startSync, stopSync } from './sync-driver.js';
 export { assertSyncId, getSync, getSyncDetail, runningSync } from './syncs.js';

@@ -37,6 +37,16 @@ export interface AdvanceOptions {
 }
 
 /**
+ * How a stop reaches the apply of a step driven until `stop` aborts (`serve`'s background loop, the `sync` command): a
+ * store that keeps its shards (Redis, Upstash) lets the stop leave the unapplied ones to the next step, which resumes
+ * the sync, so a stop is as prompt as the budget says. The memory store's shards die with the process: they are
+ * applied first, so what was read stays in the inventory.
+ */
+export function applyStopFor(store: JobStore, stop: AbortSignal): Pick<AdvanceOptions, 'applySignal'> {
+  return store.kind === 'memory' ? {} : { applySignal: stop };
+}
+
+/**
  * Starts a sync of a site: a discovery job with the site's options, given the validators of the site's last `done`
  * sync (incremental re-sync) unless `full`; a site with a running sync is a 409 `conflict`.
  */
