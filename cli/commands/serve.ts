@@ -2,8 +2,8 @@ import { fileURLToPath } from 'node:url';
 import {
   factoryConfig,
   inMemoryStoreWarning,
-  enableBackgroundSyncs,
-  resumeRunningSyncs,
+  startBackgroundSyncs,
+  type BackgroundEvent,
   resetInventoryDb,
   startScheduleTimer,
   checkListenAddress,
@@ -31,6 +31,14 @@ export interface ServeFlags {
 // The route files and the console sit beside this module's tree: api/ and public/ in the sources, dist/api/ and dist/public/ in the build.
 const API_DIR = fileURLToPath(new URL('../../api/', import.meta.url));
 const PUBLIC_DIR = fileURLToPath(new URL('../../public/', import.meta.url));
+
+// One line on stderr per change of the background work: syncs adopted, a dependency waited for, back.
+function backgroundLine(event: BackgroundEvent): string {
+  if (event.type === 'resumed') return `resumed ${event.syncIds.length} running sync(s): ${event.syncIds.join(', ')}\n`;
+  if (event.type === 'waiting')
+    return `warning: ${event.message}: serving 503 store_unavailable until it answers (trying again every ${event.retryMs / 1000} s)\n`;
+  return 'the database and the job store answer again: background syncs running\n';
+}
 
 // What the OS says about the address to listen on, as the flag to change: the user's choice, not a bug.
 function listenRefusal(error: unknown, host: string, port: number): UsageError | null {
@@ -60,8 +68,9 @@ export async function serveCommand(_args: string[], flags: ServeFlags, io: Io): 
   const warning = inMemoryStoreWarning(factoryConfig(io.env));
   if (warning !== null) io.stderr.write(`warning: ${warning}\n`);
   // A long-lived server advances the syncs it starts by itself (on Vercel the console or an orchestrator does): a pg-boss
-  // worker on Postgres, its own loop on PGlite. The inventory opens first: a database that is down says so here.
-  const background = await enableBackgroundSyncs(io.env);
+  // worker on Postgres, its own loop on PGlite, and it adopts the syncs a killed server left running. A database or
+  // store that is down at start is waited for: the server serves 503s meanwhile and recovers by itself.
+  const background = await startBackgroundSyncs(io.env, (event) => io.stderr.write(backgroundLine(event)));
   const server = await startLocalApiServer(API_DIR, { host: flags.host, port }, PUBLIC_DIR).catch(async (error: unknown) => {
     await background.stop();
     await resetServiceStore();
@@ -72,13 +81,6 @@ export async function serveCommand(_args: string[], flags: ServeFlags, io: Io): 
   sendLogsTo('stderr');
   setLogLevel(io.env.FACTORY_LOG_LEVEL || io.env.LOG_LEVEL || (flags.verbose ? 'info' : 'error'));
   accessLog.level = io.env.FACTORY_LOG_LEVEL || io.env.LOG_LEVEL || 'info';
-  // Syncs a killed server left running go on by themselves (and stop blocking new syncs of their sites).
-  const resumed = await resumeRunningSyncs(io.env).catch(async (error: unknown) => {
-    await server.shutdown();
-    await background.stop();
-    throw error;
-  });
-  if (resumed.length > 0) io.stderr.write(`resumed ${resumed.length} running sync(s): ${resumed.join(', ')}\n`);
   // Scheduled syncs start by themselves here, as the cron route starts them on Vercel.
   const schedules = startScheduleTimer(io.env);
   io.stderr.write(

@@ -87,3 +87,65 @@ export async function resumeRunningSyncs(env: Record<string, string | undefined>
     return [];
   }
 }
+
+/** What `serve` is told as its background work starts, waits for its database or store, and comes back. */
+export type BackgroundEvent = { type: 'resumed'; syncIds: string[] } | { type: 'waiting'; message: string; retryMs: number } | { type: 'recovered' };
+
+/** How long `serve` waits between tries of a database or store that was unreachable at start. */
+export const BACKGROUND_RETRY_MS = 5_000;
+
+function isUnavailable(error: unknown): error is Error {
+  return isFactoryError(error) && error.kind === 'store_unavailable';
+}
+
+/**
+ * Starts the background syncs and adopts the running ones (`enableBackgroundSyncs`, `resumeRunningSyncs`). A database or
+ * store unreachable at start does not stop the server: the routes that need it answer 503 `store_unavailable` with
+ * `Retry-After` meanwhile, and this tries again every `retryMs` until it answers (one `waiting` event, one
+ * `recovered`). A `config` error still throws: that is the operator's to fix before anything can run.
+ */
+export async function startBackgroundSyncs(
+  env: Record<string, string | undefined>,
+  onEvent: (event: BackgroundEvent) => void,
+  retryMs = BACKGROUND_RETRY_MS,
+): Promise<{ stop(): Promise<void> }> {
+  let engine: { stop(): Promise<void> } | null = null;
+  let timer: NodeJS.Timeout | null = null;
+  let trying: Promise<boolean> | null = null;
+  let stopped = false;
+  const attempt = async (): Promise<boolean> => {
+    try {
+      engine ??= await enableBackgroundSyncs(env);
+      const syncIds = await resumeRunningSyncs(env);
+      if (syncIds.length > 0) onEvent({ type: 'resumed', syncIds });
+      return true;
+    } catch (error) {
+      if (!isUnavailable(error)) throw error;
+      if (timer === null) onEvent({ type: 'waiting', message: error.message, retryMs });
+      return false;
+    }
+  };
+  const retry = () => {
+    timer = setTimeout(() => {
+      if (stopped) return;
+      trying = attempt().catch((error: unknown) => {
+        log.error({ event: 'background_start_failed', err: error }, 'background syncs could not start: they wait for the next try');
+        return false;
+      });
+      void trying.then((started) => {
+        if (stopped) return;
+        if (started) onEvent({ type: 'recovered' });
+        else retry();
+      });
+    }, retryMs);
+  };
+  if (!(await attempt())) retry();
+  return {
+    stop: async () => {
+      stopped = true;
+      if (timer !== null) clearTimeout(timer);
+      await trying;
+      await engine?.stop();
+    },
+  };
+}

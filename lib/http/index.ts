@@ -3,7 +3,15 @@
 // the service from here only.
 export { factoryConfig, inMemoryStoreWarning } from '../config/factory-config.js';
 export { DEFAULT_SLICE_BUDGET_MS, ESTIMATE_BUDGET_MS, SLICE_HARD_LIMIT_MS } from './api-limits.js';
-export { DEFAULT_SLICE_WORKER_OPTIONS, type SliceWorkerOptions, enableBackgroundSyncs, resumeRunningSyncs } from './background-syncs.js';
+export {
+  BACKGROUND_RETRY_MS,
+  type BackgroundEvent,
+  DEFAULT_SLICE_WORKER_OPTIONS,
+  type SliceWorkerOptions,
+  enableBackgroundSyncs,
+  resumeRunningSyncs,
+  startBackgroundSyncs,
+} from './background-syncs.js';
 export { assertSitesAuthorized } from './download-token.js';
 export { handle, preflight } from './handler.js';
 export { healthResponse, serviceHealth } from './health.js';
