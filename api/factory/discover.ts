@@ -1,4 +1,4 @@
-import { RequestError } from '../../lib/index.js';
+import { isFactoryError, RequestError, type JobStatus } from '../../lib/index.js';
 import { createJob, getJobStatus, readJobShard, retryStalledJob, stopJob } from '../../lib/factory/jobs/index.js';
 import {
   DEFAULT_SLICE_BUDGET_MS,
@@ -15,17 +15,51 @@ import {
   json,
   type ServiceContext,
 } from '../../lib/http/index.js';
-import { assertJobId, jobNotFound } from '../../lib/store/index.js';
+import { assertJobId, idempotentJobId, jobNotFound, type JobStore } from '../../lib/store/index.js';
 import { z } from 'zod';
 
 // `request.signal` aborts when the server shuts down (`serve` on SIGTERM): the slice then commits what it
 // read, releases its leases and answers.
 
-/** Starts a job (201) and runs its first slice within the budget; with QStash, its next slice is queued. */
-async function start(body: z.infer<typeof StartJobRequestSchema>, context: ServiceContext, signal: AbortSignal): Promise<Response> {
+// An `Idempotency-Key` header: what a client sends on a start it may retry (1 to 255 visible ASCII characters).
+const IdempotencyKeySchema = z
+  .string()
+  .regex(/^[\x21-\x7e]{1,255}$/, 'Idempotency-Key: expected 1 to 255 visible ASCII characters (a UUID, say)')
+  .nullable();
+
+// The job an earlier start with this key created, or null; the same key for another root is a `conflict`.
+async function startedBefore(store: JobStore, jobId: string, rootUrl: string): Promise<JobStatus | null> {
+  const status = await getJobStatus(store, jobId).catch((error: unknown) => {
+    if (isFactoryError(error) && error.kind === 'not_found') return null;
+    throw error;
+  });
+  if (status === null) return null;
+  const meta = await store.getMeta(jobId);
+  if (meta.rootUrl !== null && URL.canParse(rootUrl) && meta.rootUrl !== new URL(rootUrl).href)
+    throw new RequestError('conflict', `this Idempotency-Key started job ${jobId} of ${meta.rootUrl}: use a new key for ${rootUrl}`);
+  return status;
+}
+
+/**
+ * Starts a job (201) and runs its first slice within the budget; with QStash, its next slice is queued. With an
+ * `Idempotency-Key`, a start retried after a lost answer gets the job the first one created (200, its status now).
+ */
+async function start(body: z.infer<typeof StartJobRequestSchema>, key: string | null, context: ServiceContext, signal: AbortSignal): Promise<Response> {
   const store = await context.store();
+  const jobId = key === null ? undefined : idempotentJobId(key);
+  if (jobId !== undefined) {
+    const existing = await startedBefore(store, jobId, body.rootUrl);
+    if (existing !== null) return json(existing);
+  }
   const previous = body.previousJobId === undefined ? {} : { previousJobId: body.previousJobId };
-  const created = await createJob(store, { rootUrl: body.rootUrl, options: { ...body.options, net: context.net }, ...previous });
+  const input = { rootUrl: body.rootUrl, options: { ...body.options, net: context.net }, ...previous, ...(jobId === undefined ? {} : { jobId }) };
+  const created = await createJob(store, input).catch(async (error: unknown) => {
+    // Two tries with one key at once: the other created it.
+    const raced = jobId !== undefined && isFactoryError(error) && error.kind === 'conflict' ? await startedBefore(store, jobId, body.rootUrl) : null;
+    if (raced === null) throw error;
+    return null;
+  });
+  if (created === null) return json(await getJobStatus(store, jobId ?? ''));
   return json(await advanceJob(store, created.jobId, deadlineStep(body.budgetMs ?? DEFAULT_SLICE_BUDGET_MS, signal), context.net), 201);
 }
 
@@ -39,14 +73,16 @@ async function act(body: z.infer<typeof JobActionRequestSchema>, context: Servic
 }
 
 /**
- * `POST /api/factory/discover`: `{"rootUrl", "options"?, "budgetMs"?}` starts; `{"jobId", "action"?, "budgetMs"?}` continues, retries
- * (a stalled job) or stops.
+ * `POST /api/factory/discover`: `{"rootUrl", "options"?, "budgetMs"?}` starts (an `Idempotency-Key` header makes a
+ * retried start find its job); `{"jobId", "action"?, "budgetMs"?}` continues, retries (a stalled job) or stops.
  */
 export function POST(request: Request): Promise<Response> {
   return handle(request, async (context) => {
     const body = await readJsonBody(request, z.record(z.string(), z.unknown()));
     if ('jobId' in body) return act(JobActionRequestSchema.parse(body), context, request.signal);
-    return start(StartJobRequestSchema.parse(body), context, request.signal);
+    const key = IdempotencyKeySchema.safeParse(request.headers.get('idempotency-key'));
+    if (!key.success) throw new RequestError('bad_request', key.error.issues[0]?.message ?? 'invalid Idempotency-Key');
+    return start(StartJobRequestSchema.parse(body), key.data, context, request.signal);
   });
 }
 

@@ -1,5 +1,5 @@
 /** Request headers a browser may send cross-origin: the bearer token and the JSON body's type. */
-const ALLOWED_HEADERS = 'Authorization, Content-Type';
+const ALLOWED_HEADERS = 'Authorization, Content-Type, Idempotency-Key';
 
 /** How long a browser may cache a preflight answer (10 minutes). */
 const MAX_AGE_SECONDS = 600;

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { z } from 'zod';
 import { JobStatusSchema, type JobStatus } from '../core/types.js';
@@ -87,8 +88,10 @@ interface Call {
   path: string;
   body?: unknown;
   timeoutMs: number;
-  /** Starting a job is not idempotent: it is retried only when the request never reached the server. */
+  /** A call that is not idempotent is retried only when the request never reached the server. */
   idempotent: boolean;
+  /** Sent as `Idempotency-Key`: makes a start idempotent. */
+  idempotencyKey?: string;
 }
 
 function connectionCode(error: unknown): string {
@@ -113,9 +116,12 @@ export class DiscoverClient {
     return this.retried;
   }
 
-  /** Starts a job (`201`) and returns the status after its first slice. */
+  /**
+   * Starts a job (`201`) and returns the status after its first slice. The start carries a new `Idempotency-Key`, so
+   * it is retried like any call: a retry after a lost answer gets the job the first try created, never a second.
+   */
   start(input: { rootUrl: string; budgetMs?: number; options?: CallerOptions }): Promise<JobStatus> {
-    return this.send(this.discoverPost('start', input, false), JobStatusSchema);
+    return this.send({ ...this.discoverPost('start', input, true), idempotencyKey: randomUUID() }, JobStatusSchema);
   }
 
   /** Runs one more slice of a job. */
@@ -170,6 +176,7 @@ export class DiscoverClient {
     const headers: Record<string, string> = { accept: 'application/json' };
     if (call.body !== undefined) headers['content-type'] = 'application/json';
     if (this.options.token) headers.authorization = `Bearer ${this.options.token}`;
+    if (call.idempotencyKey !== undefined) headers['idempotency-key'] = call.idempotencyKey;
     const init = {
       method: call.method,
       headers,

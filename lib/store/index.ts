@@ -1,6 +1,6 @@
 // Public surface of the job stores: the interface, the three adapters and how to pick one.
 export * from './job-store.js';
-export { assertJobId, isJobId, JobIdSchema, newJobId, newLeaseToken } from './job-id.js';
+export { assertJobId, idempotentJobId, isJobId, JobIdSchema, newJobId, newLeaseToken } from './job-id.js';
 export { jobKeyPrefix } from './keys.js';
 export {
   activeSitemapOf,

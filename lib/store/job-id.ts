@@ -1,4 +1,4 @@
-import { randomBytes, randomFillSync } from 'node:crypto';
+import { createHash, randomBytes, randomFillSync } from 'node:crypto';
 import { z } from 'zod';
 import { RequestError } from '../core/errors.js';
 
@@ -16,6 +16,15 @@ export function newJobId(): string {
     const id = randomBytes(16).toString('base64url');
     if (!id.startsWith('-')) return id;
   }
+}
+
+/**
+ * The job id an idempotency key names: the same key, the same job, so a start retried after a lost answer finds the
+ * job the first try created instead of starting a second. A hash: the key itself is kept nowhere.
+ */
+export function idempotentJobId(key: string): string {
+  const id = createHash('sha256').update(`idempotency-key:${key}`).digest().subarray(0, 16).toString('base64url');
+  return id.startsWith('-') ? `_${id.slice(1)}` : id;
 }
 
 const TOKEN_BYTES = 12;

@@ -65,6 +65,21 @@ describe('the discover handler over Redis', () => {
     expectExactlyOnce(await readShards(status), truth);
   });
 
+  it('starts one job per Idempotency-Key: a repeated start (200) and two at once find it; the key for another root is 409', async () => {
+    const key = { 'idempotency-key': `start-${Math.random().toString(36).slice(2)}` };
+    const first = await expectStatus(await POST(postRequest(PATH, { rootUrl: site.rootUrl, budgetMs: 50 }, key)), 201);
+    const again = await expectStatus(await POST(postRequest(PATH, { rootUrl: site.rootUrl, budgetMs: 50 }, key)), 200);
+    expect(again.jobId).toBe(first.jobId);
+    const racing = { 'idempotency-key': `race-${Math.random().toString(36).slice(2)}` };
+    const both = await Promise.all([0, 1].map(() => POST(postRequest(PATH, { rootUrl: site.rootUrl, budgetMs: 50 }, racing))));
+    for (const response of both) expect([200, 201]).toContain(response.status);
+    const [one, other] = await Promise.all(both.map((response) => response.json() as Promise<JobStatus>));
+    expect(one?.jobId).toBe(other?.jobId);
+    const elsewhere = await expectError(await POST(postRequest(PATH, { rootUrl: `${site.rootUrl}other/`, budgetMs: 50 }, key)), 409, 'conflict');
+    expect(elsewhere.error.message).toContain('use a new key');
+    await expectError(await POST(postRequest(PATH, { rootUrl: site.rootUrl }, { 'idempotency-key': 'x'.repeat(300) })), 400, 'bad_request');
+  });
+
   it('starts a re-sync from a previous job (previousJobId): done, only URLs of the site, and 404 for an unknown previous job', async () => {
     const run = async (body: Record<string, unknown>) => {
       let status = await expectStatus(await POST(postRequest(PATH, { rootUrl: site.rootUrl, budgetMs: 5_000, ...body })), 201);

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { newJobId } from '../../store/job-id.js';
+import { assertJobId, newJobId } from '../../store/job-id.js';
 import type { JobStore, QueuedWork } from '../../store/job-store.js';
 import { RequestError } from '../../core/errors.js';
 import { assertHostAllowed, assertUrlAllowed } from '../fetch/index.js';
@@ -22,6 +22,8 @@ export interface CreateJobInput {
   previousJobId?: string;
   /** Incremental re-sync from validators kept elsewhere (the inventory); at most `maxSitemaps` of them. */
   previous?: Validators;
+  /** The id to create the job under (a caller's idempotency key, derived by `idempotentJobId`); a new random one if absent. */
+  jobId?: string;
 }
 
 /** Validators sent to the store per call: bounded request size (Upstash caps request bodies). */
@@ -107,7 +109,7 @@ export async function createJob(store: JobStore, input: CreateJobInput): Promise
   // Names are checked with DNS too (a host that resolves to loopback is refused now, not by a failed job later).
   await Promise.all([...new Set(start.items.map(firstUrl))].map((url) => assertHostAllowed(new URL(url), options.net)));
   const previous = await previousOf(store, input, options);
-  const jobId = newJobId();
+  const jobId = input.jobId === undefined ? newJobId() : assertJobId(input.jobId);
   // The network policy checked the start URLs above; it is the deployment's, so it is not kept with the job.
   const { net: _net, ...limits } = options;
   const count = Object.keys(previous).length;

@@ -43,14 +43,17 @@ describe('DiscoverClient retries', () => {
     expect(JSON.parse(String(calls[0]?.init?.body))).toEqual({ jobId: STATUS.jobId, budgetMs: 500 });
   });
 
-  it("retries a start only when the request never reached the server (no second job behind the caller's back)", async () => {
-    const ok = scripted([refused(), json(STATUS, 201)]);
-    expect((await ok.client.start({ rootUrl: 'https://example.com/' })).state).toBe('running');
-    expect(ok.client.retries).toBe(1);
-    const lost = scripted([reset(), json(STATUS, 201)]);
-    await expect(lost.client.start({ rootUrl: 'https://example.com/' })).rejects.toThrow(/connection failed \(UND_ERR_SOCKET\)/);
-    const crashed = scripted([json({ error: { kind: 'fetch_failed', message: 'internal error' } }, 500)]);
-    await expect(crashed.client.start({ rootUrl: 'https://example.com/' })).rejects.toThrow(/500/);
+  it('retries a start lost on the way with the same Idempotency-Key, so the server gives back the job the first try made', async () => {
+    const lost = scripted([refused(), reset(), json(STATUS, 200)]);
+    expect((await lost.client.start({ rootUrl: 'https://example.com/' })).jobId).toBe(STATUS.jobId);
+    expect(lost.client.retries).toBe(2);
+    const keys = lost.calls.map((call) => new Headers(call.init?.headers).get('idempotency-key'));
+    expect(keys[0]).toMatch(/^[0-9a-f-]{36}$/);
+    expect(new Set(keys).size).toBe(1);
+    // Each start is a new job: a new key.
+    const again = scripted([json(STATUS, 201)]);
+    await again.client.start({ rootUrl: 'https://example.com/' });
+    expect(new Headers(again.calls[0]?.init?.headers).get('idempotency-key')).not.toBe(keys[0]);
   });
 
   it('rides out 503 store_unavailable, but gives a 500 config back at once (the deployment must be fixed)', async () => {
