@@ -86,12 +86,37 @@ export function POST(request: Request): Promise<Response> {
   });
 }
 
-/** `GET /api/factory/discover?jobId=` -> JobStatus; `&shard=N` -> `{"jobId","shard","urls"}`. */
+/** Jobs a listing page holds unless the caller asks for another number (at most 200). */
+const DEFAULT_LIST_LIMIT = 50;
+
+// A page of the jobs this deployment's store holds, with their status; a job deleted meanwhile is left out.
+async function listJobs(store: JobStore, cursor: string, limit: number): Promise<{ jobs: JobStatus[]; next: string | null }> {
+  const page = await store.listJobIds(cursor, limit);
+  const statuses = await Promise.all(
+    page.jobIds.map((jobId) =>
+      getJobStatus(store, jobId).catch((error: unknown) => {
+        if (isFactoryError(error) && error.kind === 'not_found') return null;
+        throw error;
+      }),
+    ),
+  );
+  return { jobs: statuses.filter((status): status is JobStatus => status !== null), next: page.next };
+}
+
+/**
+ * `GET /api/factory/discover` -> `{jobs, next}`: the jobs the store holds, a page at a time (`?cursor=<next>&limit=`;
+ * a page may hold fewer than `limit`: follow `next` until it is null). `?jobId=` -> JobStatus; `&shard=N` ->
+ * `{"jobId","shard","urls"}`.
+ */
 export function GET(request: Request): Promise<Response> {
   return handle(request, async (context) => {
     const query = parseQuery(request, DiscoverQuerySchema);
-    const jobId = assertJobId(query.jobId);
     const store = await context.store();
+    if (query.jobId === undefined && query.shard !== undefined) throw new RequestError('bad_request', 'shard needs the jobId of its job');
+    if (query.jobId !== undefined && (query.cursor !== undefined || query.limit !== undefined))
+      throw new RequestError('bad_request', 'cursor and limit page the job listing: give them without jobId');
+    if (query.jobId === undefined) return json(await listJobs(store, query.cursor ?? '0', query.limit ?? DEFAULT_LIST_LIMIT));
+    const jobId = assertJobId(query.jobId);
     if (query.shard === undefined) return json(await getJobStatus(store, jobId));
     const shard = await readJobShard(store, jobId, query.shard);
     if (!shard) throw new RequestError('not_found', `job ${jobId} has no shard ${query.shard} (yet)`);

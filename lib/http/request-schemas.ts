@@ -24,7 +24,18 @@ export const JobActionRequestSchema = z
 /** `GET /api/factory/discover?jobId=...[&shard=N]`. */
 export const DiscoverQuerySchema = z
   .object({
-    jobId: z.string().max(200),
+    jobId: z.string().max(200).optional(),
+    // Without jobId: the page of the job listing (the `next` of the page before) and its size.
+    cursor: z
+      .string()
+      .regex(/^\d{1,20}$/, 'cursor must be the next of the page before')
+      .optional(),
+    limit: z
+      .string()
+      .regex(/^\d{1,3}$/, 'limit must be a whole number from 1 to 200')
+      .transform(Number)
+      .pipe(z.number().int().min(1, 'limit must be a whole number from 1 to 200').max(200, 'limit must be a whole number from 1 to 200'))
+      .optional(),
     // Digits only: coercion would read `shard=` as shard 0.
     shard: z
       .string()

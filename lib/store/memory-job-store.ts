@@ -151,6 +151,13 @@ export class MemoryJobStore implements JobStore {
     return this.readStatus(jobId);
   }
 
+  async listJobIds(cursor: string, count: number): Promise<{ jobIds: string[]; next: string | null }> {
+    const ids = [...this.jobs.keys()].filter((jobId) => this.find(jobId) !== null).sort();
+    const from = /^\d+$/.test(cursor) ? Number(cursor) : 0;
+    const jobIds = ids.slice(from, from + count);
+    return { jobIds, next: from + count < ids.length ? String(from + count) : null };
+  }
+
   async deleteJob(jobId: string): Promise<boolean> {
     const found = this.find(assertJobId(jobId)) !== null;
     this.forget(jobId);

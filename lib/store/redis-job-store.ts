@@ -93,6 +93,9 @@ function finishArgs(request: FinishRequest): string[] {
 }
 
 /** The JobStore over any RedisCommands: every operation one Lua script (one command), shared by TCP and REST. */
+// The status key of a job, as SCAN returns it: the id in its braces.
+const JOB_STATUS_KEY = /^cf:job:\{([A-Za-z0-9_-]{22})\}:status$/;
+
 export class RedisJobStore implements JobStore {
   readonly kind: RedisJobStoreOptions['kind'];
   private readonly commands: CountingCommands;
@@ -225,6 +228,14 @@ export class RedisJobStore implements JobStore {
     const reply = await this.run(STOP, assertJobId(jobId), []);
     this.log.info({ event: 'job_stop', jobId }, 'job stop requested');
     return toStatusParts(reply, this.key(jobId));
+  }
+
+  async listJobIds(cursor: string, count: number): Promise<{ jobIds: string[]; next: string | null }> {
+    // SCAN visits every key that exists throughout the scan (a key may come twice): an operator's listing, not a queue.
+    const reply = await this.runner.send(['SCAN', cursor, 'MATCH', `${jobKeyPrefix('*')}status`, 'COUNT', String(count)]);
+    const [next, keys] = parseRecord(reply, z.tuple([z.string(), z.array(z.string())]), 'SCAN');
+    const jobIds = keys.flatMap((key) => JOB_STATUS_KEY.exec(key)?.slice(1, 2) ?? []);
+    return { jobIds: [...new Set(jobIds)], next: next === '0' ? null : next };
   }
 
   async deleteJob(jobId: string): Promise<boolean> {

@@ -80,6 +80,25 @@ describe('the discover handler over Redis', () => {
     await expectError(await POST(postRequest(PATH, { rootUrl: site.rootUrl }, { 'idempotency-key': 'x'.repeat(300) })), 400, 'bad_request');
   });
 
+  it('lists the jobs the store holds, a page at a time, with their status; paging flags are refused beside jobId', async () => {
+    const made = await Promise.all([0, 1, 2].map(() => POST(postRequest(PATH, { rootUrl: site.rootUrl, budgetMs: 50 }))));
+    const ids = await Promise.all(made.map(async (response) => ((await response.json()) as JobStatus).jobId));
+    const listed = new Map<string, JobStatus>();
+    let cursor: string | null = '0';
+    for (let page = 0; cursor !== null && page < 100; page += 1) {
+      const response = await GET(getRequest(PATH, { cursor, limit: 2 }));
+      expect(response.status).toBe(200);
+      const body = (await response.json()) as { jobs: JobStatus[]; next: string | null };
+      for (const job of body.jobs) listed.set(job.jobId, job);
+      cursor = body.next;
+    }
+    expect(cursor).toBeNull();
+    for (const jobId of ids) expect(listed.get(jobId)).toMatchObject({ jobId, done: expect.any(Boolean) });
+    await expectError(await GET(getRequest(PATH, { jobId: ids[0] ?? '', limit: 2 })), 400, 'bad_request');
+    await expectError(await GET(getRequest(PATH, { shard: 0 })), 400, 'bad_request');
+    await expectError(await GET(getRequest(PATH, { limit: 500 })), 400, 'bad_request');
+  });
+
   it('starts a re-sync from a previous job (previousJobId): done, only URLs of the site, and 404 for an unknown previous job', async () => {
     const run = async (body: Record<string, unknown>) => {
       let status = await expectStatus(await POST(postRequest(PATH, { rootUrl: site.rootUrl, budgetMs: 5_000, ...body })), 201);

@@ -26,6 +26,26 @@ export function describeJobStoreContract(name: string, harness: StoreHarness): v
 
   describe(`${name} job store contract`, () => {
     it(
+      'lists every job it holds, a page at a time, and not a deleted one',
+      withStore(async (store) => {
+        const made = [];
+        for (let i = 0; i < 5; i += 1) made.push(await createdJob(store, [A]));
+        const [deleted] = made;
+        expect(await store.deleteJob(deleted ?? '')).toBe(true);
+        const listed = new Set<string>();
+        let cursor: string | null = '0';
+        for (let page = 0; cursor !== null && page < 1_000; page += 1) {
+          const { jobIds, next }: { jobIds: string[]; next: string | null } = await store.listJobIds(cursor, 2);
+          for (const jobId of jobIds) listed.add(jobId);
+          cursor = next;
+        }
+        expect(cursor).toBeNull();
+        for (const jobId of made.slice(1)) expect(listed.has(jobId), jobId).toBe(true);
+        expect(listed.has(deleted ?? '')).toBe(false);
+      }),
+    );
+
+    it(
       'creates a running job whose roots are pending',
       withStore(async (store) => {
         const jobId = await createdJob(store, [A, B]);

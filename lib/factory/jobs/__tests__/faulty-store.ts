@@ -64,5 +64,6 @@ export class FaultyStore implements JobStore {
   readPrevious: JobStore['readPrevious'] = (jobId, key) => this.call('readPrevious', () => this.inner.readPrevious(jobId, key));
   readResync: JobStore['readResync'] = (jobId) => this.call('readResync', () => this.inner.readResync(jobId));
   deleteJob: JobStore['deleteJob'] = (jobId) => this.call('deleteJob', () => this.inner.deleteJob(jobId));
+  listJobIds: JobStore['listJobIds'] = (cursor, count) => this.call('listJobIds', () => this.inner.listJobIds(cursor, count));
   close: JobStore['close'] = async () => {};
 }
