@@ -27,12 +27,17 @@ const IdempotencyKeySchema = z
   .regex(/^[\x21-\x7e]{1,255}$/, 'Idempotency-Key: expected 1 to 255 visible ASCII characters (a UUID, say)')
   .nullable();
 
-// The job an earlier start with this key created, or null; the same key for another root is a `conflict`.
-async function startedBefore(store: JobStore, jobId: string, rootUrl: string): Promise<JobStatus | null> {
-  const status = await getJobStatus(store, jobId).catch((error: unknown) => {
+// A job's status, or null when the store holds no such job (never made, expired or deleted).
+function statusOrNull(store: JobStore, jobId: string): Promise<JobStatus | null> {
+  return getJobStatus(store, jobId).catch((error: unknown) => {
     if (isFactoryError(error) && error.kind === 'not_found') return null;
     throw error;
   });
+}
+
+// The job an earlier start with this key created, or null; the same key for another root is a `conflict`.
+async function startedBefore(store: JobStore, jobId: string, rootUrl: string): Promise<JobStatus | null> {
+  const status = await statusOrNull(store, jobId);
   if (status === null) return null;
   const meta = await store.getMeta(jobId);
   if (meta.rootUrl !== null && URL.canParse(rootUrl) && meta.rootUrl !== new URL(rootUrl).href)
@@ -92,14 +97,7 @@ const DEFAULT_LIST_LIMIT = 50;
 // A page of the jobs this deployment's store holds, with their status; a job deleted meanwhile is left out.
 async function listJobs(store: JobStore, cursor: string, limit: number): Promise<{ jobs: JobStatus[]; next: string | null }> {
   const page = await store.listJobIds(cursor, limit);
-  const statuses = await Promise.all(
-    page.jobIds.map((jobId) =>
-      getJobStatus(store, jobId).catch((error: unknown) => {
-        if (isFactoryError(error) && error.kind === 'not_found') return null;
-        throw error;
-      }),
-    ),
-  );
+  const statuses = await Promise.all(page.jobIds.map((jobId) => statusOrNull(store, jobId)));
   return { jobs: statuses.filter((status): status is JobStatus => status !== null), next: page.next };
 }
 
