@@ -90,8 +90,9 @@ describe('handler refusals', () => {
     });
 
     it.each([
-      ['no jobId', {}],
-      ['an unknown parameter', { jobId: UNKNOWN_ID, cursor: '0' }],
+      ['a shard without its jobId', { shard: 0 }],
+      ['a listing cursor beside a jobId', { jobId: UNKNOWN_ID, cursor: '0' }],
+      ['an unknown parameter', { jobId: UNKNOWN_ID, page: '1' }],
       ['a negative shard', { jobId: UNKNOWN_ID, shard: -1 }],
       ['a shard that is not a number', { jobId: UNKNOWN_ID, shard: 'first' }],
       ['a fractional shard', { jobId: UNKNOWN_ID, shard: 1.5 }],

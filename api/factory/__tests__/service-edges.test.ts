@@ -151,7 +151,7 @@ describe('service edges', () => {
       expect(del.headers.get('allow')).toBe('GET, POST, OPTIONS');
     });
 
-    it('answers a preflight from a listed origin: 204, the methods, Authorization and Content-Type, Max-Age, Vary', async () => {
+    it('answers a preflight from a listed origin: 204, the methods, Authorization, Content-Type and Idempotency-Key, Max-Age, Vary', async () => {
       const response = await fetch(`${server.origin}/api/factory/discover`, {
         method: 'OPTIONS',
         headers: { origin: WIZARD, 'access-control-request-method': 'DELETE', 'access-control-request-headers': 'authorization, content-type' },
@@ -160,7 +160,7 @@ describe('service edges', () => {
       expect(Object.fromEntries(response.headers)).toMatchObject({
         'access-control-allow-origin': WIZARD,
         'access-control-allow-methods': 'GET, POST, DELETE, OPTIONS',
-        'access-control-allow-headers': 'Authorization, Content-Type',
+        'access-control-allow-headers': 'Authorization, Content-Type, Idempotency-Key',
         'access-control-max-age': '600',
         vary: 'Origin',
         allow: 'GET, POST, DELETE, OPTIONS',
