@@ -52,19 +52,17 @@ async function startedBefore(store: JobStore, jobId: string, rootUrl: string): P
 async function start(body: z.infer<typeof StartJobRequestSchema>, key: string | null, context: ServiceContext, signal: AbortSignal): Promise<Response> {
   const store = await context.store();
   const jobId = key === null ? undefined : idempotentJobId(key);
-  if (jobId !== undefined) {
-    const existing = await startedBefore(store, jobId, body.rootUrl);
-    if (existing !== null) return json(existing);
-  }
   const previous = body.previousJobId === undefined ? {} : { previousJobId: body.previousJobId };
   const input = { rootUrl: body.rootUrl, options: { ...body.options, net: context.net }, ...previous, ...(jobId === undefined ? {} : { jobId }) };
-  const created = await createJob(store, input).catch(async (error: unknown) => {
-    // Two tries with one key at once: the other created it.
-    const raced = jobId !== undefined && isFactoryError(error) && error.kind === 'conflict' ? await startedBefore(store, jobId, body.rootUrl) : null;
-    if (raced === null) throw error;
-    return null;
-  });
-  if (created === null) return json(await getJobStatus(store, jobId ?? ''));
+  let created: JobStatus;
+  try {
+    created = await createJob(store, input);
+  } catch (error) {
+    // The store refuses a second job under the key's id (a retry, or two tries at once): the first one's job answers.
+    const earlier = jobId !== undefined && isFactoryError(error) && error.kind === 'conflict' ? await startedBefore(store, jobId, body.rootUrl) : null;
+    if (earlier === null) throw error;
+    return json(earlier);
+  }
   return json(await advanceJob(store, created.jobId, deadlineStep(body.budgetMs ?? DEFAULT_SLICE_BUDGET_MS, signal), context.net), 201);
 }
 
