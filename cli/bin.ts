@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // The `crawler-factory` executable: compiled to dist/cli/bin.js and run by plain node.
 import { readFileSync } from 'node:fs';
+import { outputFailureMessage } from './output-failure.js';
 import { packageVersion } from './version.js';
 
 /** The top-level help, rendered by the program itself at build time (scripts/build.mjs); null before a build. */
@@ -27,8 +28,7 @@ function quickAnswer(args: string[]): string | null {
 for (const stream of [process.stdout, process.stderr]) {
   stream.on('error', (error: NodeJS.ErrnoException) => {
     if (error.code === 'EPIPE') process.exit(0);
-    if (stream === process.stdout)
-      process.stderr.write(`crawler-factory: output_failed: writing stdout failed (${error.message}): free some space or write elsewhere\n`);
+    if (stream === process.stdout) process.stderr.write(`crawler-factory: output_failed: ${outputFailureMessage('stdout', error)}\n`);
     process.exit(1);
   });
 }

@@ -5,6 +5,7 @@ import { once } from 'node:events';
 import type { Writable } from 'node:stream';
 import { FactoryError } from '../lib/index.js';
 import { UsageError } from './io.js';
+import { outputFailureMessage } from './output-failure.js';
 
 /**
  * Writes data lines with backpressure; a closed pipe (`| head`, EPIPE) marks it closed so the run ends quietly. Any
@@ -32,9 +33,7 @@ export class LineWriter {
 
   /** The write that failed (not a closed pipe), as an `output_failed` error, or null. */
   get failure(): FactoryError | null {
-    if (this.writeError === null) return null;
-    const advice = this.writeError.code === 'ENOSPC' ? 'free some space or write elsewhere' : 'write elsewhere';
-    return new FactoryError('output_failed', `writing ${this.target} failed (${this.writeError.message}): ${advice}`);
+    return this.writeError === null ? null : new FactoryError('output_failed', outputFailureMessage(this.target, this.writeError));
   }
 
   /**
