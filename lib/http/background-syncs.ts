@@ -92,7 +92,7 @@ export async function resumeRunningSyncs(env: Record<string, string | undefined>
 export type BackgroundEvent = { type: 'resumed'; syncIds: string[] } | { type: 'waiting'; message: string; retryMs: number } | { type: 'recovered' };
 
 /** How long `serve` waits between tries of a database or store that was unreachable at start. */
-export const BACKGROUND_RETRY_MS = 5_000;
+const BACKGROUND_RETRY_MS = 5_000;
 
 function isUnavailable(error: unknown): error is Error {
   return isFactoryError(error) && error.kind === 'store_unavailable';
@@ -101,13 +101,12 @@ function isUnavailable(error: unknown): error is Error {
 /**
  * Starts the background syncs and adopts the running ones (`enableBackgroundSyncs`, `resumeRunningSyncs`). A database or
  * store unreachable at start does not stop the server: the routes that need it answer 503 `store_unavailable` with
- * `Retry-After` meanwhile, and this tries again every `retryMs` until it answers (one `waiting` event, one
+ * `Retry-After` meanwhile, and this tries again every 5 s until it answers (one `waiting` event, one
  * `recovered`). A `config` error still throws: that is the operator's to fix before anything can run.
  */
 export async function startBackgroundSyncs(
   env: Record<string, string | undefined>,
   onEvent: (event: BackgroundEvent) => void,
-  retryMs = BACKGROUND_RETRY_MS,
 ): Promise<{ stop(): Promise<void> }> {
   let engine: { stop(): Promise<void> } | null = null;
   let timer: NodeJS.Timeout | null = null;
@@ -121,7 +120,7 @@ export async function startBackgroundSyncs(
       return true;
     } catch (error) {
       if (!isUnavailable(error)) throw error;
-      if (timer === null) onEvent({ type: 'waiting', message: error.message, retryMs });
+      if (timer === null) onEvent({ type: 'waiting', message: error.message, retryMs: BACKGROUND_RETRY_MS });
       return false;
     }
   };
@@ -137,7 +136,7 @@ export async function startBackgroundSyncs(
         if (started) onEvent({ type: 'recovered' });
         else retry();
       });
-    }, retryMs);
+    }, BACKGROUND_RETRY_MS);
   };
   if (!(await attempt())) retry();
   return {

@@ -1,7 +1,7 @@
 import { CRON_SLICE_BUDGET_MS } from './api-limits.js';
 import { sliceDispatcher } from '../dispatch/active-dispatcher.js';
 import { inventoryDb } from './inventory-context.js';
-import { deadlineStep, SLICE_READ_SHARE } from './function-step.js';
+import { sliceStep } from './function-step.js';
 import { assertAuthorized, hasBearer } from './request.js';
 import type { ServiceContext } from './service.js';
 import { ConfigError, type FactoryConfig } from '../config/factory-config.js';
@@ -55,7 +55,7 @@ async function advanceEach(runtime: SyncRuntime, syncIds: string[], signal: Abor
         // The tick's slice takes the next number: a queued slice of that number (lost, or late) then runs nothing, and the
         // next one is published under a number no message has used.
         await claimNextSlice(runtime.db, syncId);
-        const sync = await advanceSync(runtime, syncId, { ...deadlineStep(2 * CRON_SLICE_BUDGET_MS, signal, SLICE_READ_SHARE), workerId: 'cron' });
+        const sync = await advanceSync(runtime, syncId, { ...sliceStep(CRON_SLICE_BUDGET_MS, signal), workerId: 'cron' });
         summary.advanced.push({ syncId, siteId: sync.siteId, state: sync.state });
         if (sync.state === 'running') await sliceDispatcher().continueSync(runtime, syncId);
       } catch (error) {

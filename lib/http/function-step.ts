@@ -22,5 +22,7 @@ export function deadlineStep(deadlineMs: number, signal: AbortSignal, readShare 
   };
 }
 
-/** The share of a queued or cron slice's deadline it may read for: the other half applies what it read. */
-export const SLICE_READ_SHARE = 0.5;
+/** A queued or cron slice's step: it reads for `readMs`, then applies what it read until twice that, its deadline. */
+export function sliceStep(readMs: number, signal: AbortSignal): DeadlineStep {
+  return deadlineStep(2 * readMs, signal, 0.5);
+}

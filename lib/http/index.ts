@@ -4,7 +4,6 @@
 export { factoryConfig, inMemoryStoreWarning } from '../config/factory-config.js';
 export { DEFAULT_SLICE_BUDGET_MS, ESTIMATE_BUDGET_MS, SLICE_HARD_LIMIT_MS } from './api-limits.js';
 export {
-  BACKGROUND_RETRY_MS,
   type BackgroundEvent,
   DEFAULT_SLICE_WORKER_OPTIONS,
   type SliceWorkerOptions,

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { DEFAULT_SLICE_BUDGET_MS, DEFAULT_SYNC_SLICE_BUDGET_MS, SLICE_HARD_LIMIT_MS } from './api-limits.js';
-import { deadlineStep, SLICE_READ_SHARE, type DeadlineStep } from './function-step.js';
+import { deadlineStep, sliceStep, type DeadlineStep } from './function-step.js';
 import { handle } from './handler.js';
 import { inventoryDb } from './inventory-context.js';
 import { parseJsonText, readBodyText } from './request.js';
@@ -74,12 +74,7 @@ async function runSyncSlice(context: ServiceContext, { syncId, slice }: SyncSlic
   const sync = await runClaimed(
     () => claimSlice(runtime.db, syncId, slice),
     () => releaseSlice(runtime.db, syncId, slice),
-    // The configured budget is the slice's reading time; as long again applies what it read.
-    () =>
-      advanceSync(runtime, syncId, {
-        ...deadlineStep(2 * queuedBudgetMs(context, DEFAULT_SYNC_SLICE_BUDGET_MS), signal, SLICE_READ_SHARE),
-        workerId: 'qstash',
-      }),
+    () => advanceSync(runtime, syncId, { ...sliceStep(queuedBudgetMs(context, DEFAULT_SYNC_SLICE_BUDGET_MS), signal), workerId: 'qstash' }),
   );
   if (sync === null) {
     log.info({ event: 'queued_slice_skipped', syncId, slice }, 'slice already claimed, or the sync has ended');
