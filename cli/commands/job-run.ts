@@ -1,6 +1,9 @@
 import { createJob, getJobStatus, readJobShard, retryStalledJob, runSlice } from '../../lib/factory/jobs/index.js';
 import { type NetPolicyInput, type JobStalled, type JobStatus, parseSiteUrl } from '../../lib/index.js';
 import { type JobStore, assertJobId, MemoryJobStore, connectRedisJobStore, createUpstashJobStore, openJobStore } from '../../lib/store/index.js';
+import { factoryConfig } from '../../lib/config/factory-config.js';
+import { SecretBox } from '../../lib/utils/secret-box.js';
+import { exportFolderSecret, folderSecret } from '../folder-secret.js';
 import { resolveInput } from '../inputs.js';
 import { UsageError, type Io } from '../io.js';
 import { intFlag, walkOptionsFrom, type CommonFlags } from '../options.js';
@@ -28,13 +31,18 @@ export const MEMORY_STORE_WARNING =
 
 /** Opens the store named by --store (memory, redis://..., upstash), else the one the environment names. */
 async function openStore(spec: string | undefined, env: NodeJS.ProcessEnv): Promise<JobStore> {
-  if (spec === undefined) return openJobStore(env);
+  if (spec === undefined) {
+    await exportFolderSecret(env);
+    return openJobStore(env);
+  }
   if (spec === 'memory') return new MemoryJobStore();
-  if (/^rediss?:\/\//.test(spec)) return connectRedisJobStore(spec);
+  // A shared store seals a job's headers: with FACTORY_SECRET_KEY, else the folder's own secret.
+  const sealing = async () => ({ secrets: new SecretBox(factoryConfig(env).secretKey ?? (await folderSecret())) });
+  if (/^rediss?:\/\//.test(spec)) return connectRedisJobStore(spec, await sealing());
   if (spec === 'upstash') {
     const { UPSTASH_REDIS_REST_URL: url, UPSTASH_REDIS_REST_TOKEN: token } = env;
     if (!url || !token) throw new UsageError('--store upstash needs UPSTASH_REDIS_REST_URL and UPSTASH_REDIS_REST_TOKEN');
-    return createUpstashJobStore({ url, token });
+    return createUpstashJobStore({ url, token }, await sealing());
   }
   throw new UsageError(`--store takes memory, redis://host:port or upstash, not "${spec}"`);
 }

@@ -14,6 +14,7 @@ import {
 import { sendLogsTo, setLogLevel } from '../../lib/index.js';
 import { UsageError, type Io } from '../io.js';
 import { intFlag, netPolicyFrom } from '../options.js';
+import { exportFolderSecret } from '../folder-secret.js';
 import { exportDbFlag, exportNetworkFlags } from '../service-env.js';
 
 /** The flags of `serve`. */
@@ -65,6 +66,7 @@ export async function serveCommand(_args: string[], flags: ServeFlags, io: Io): 
   if (refusal !== null) throw new UsageError(refusal);
   exportNetworkFlags(flags, io.env);
   const inventory = exportDbFlag(flags, io.env).described;
+  await exportFolderSecret(io.env);
   const warning = inMemoryStoreWarning(factoryConfig(io.env));
   if (warning !== null) io.stderr.write(`warning: ${warning}\n`);
   // A long-lived server advances the syncs it starts by itself (on Vercel the console or an orchestrator does): a pg-boss

@@ -2,6 +2,7 @@ import { UsageError, type Io } from '../io.js';
 import { dbTarget, describeDb, openDbTarget, redactedUrl, type DbTarget } from '../db-target.js';
 import { intFlag, netPolicyFrom, scheduleFlag, type CommonFlags } from '../options.js';
 import { withRunningSyncWayOut } from '../running-sync.js';
+import { exportFolderSecret } from '../folder-secret.js';
 import { forgetRunSettings, loadRunSettings, pickFlags, resumeFlags, saveRunSettings } from '../run-settings.js';
 import { stopOnSignals } from '../stop-signals.js';
 import { MIN_BUDGET_MS } from './estimate.js';
@@ -119,6 +120,7 @@ export async function syncCommand(positionals: string[], given: SyncFlags, io: I
   try {
     const db = await openDbTarget(target);
     try {
+      await exportFolderSecret(io.env);
       const store = await openJobStore(io.env);
       try {
         return await syncWith({ db, store, net }, { values, rootUrl, target, budgetMs, io, signal: signals.signal });

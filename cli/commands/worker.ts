@@ -1,6 +1,7 @@
 import { enableBackgroundSyncs, factoryConfig, resetInventoryDb, resetServiceStore, startScheduleTimer } from '../../lib/http/index.js';
 import { UsageError, type Io } from '../io.js';
 import { intFlag, netPolicyFrom } from '../options.js';
+import { exportFolderSecret } from '../folder-secret.js';
 import { exportDbFlag, exportNetworkFlags } from '../service-env.js';
 
 /** The flags of `worker`. */
@@ -40,6 +41,7 @@ export async function workerCommand(_args: string[], flags: WorkerFlags, io: Io)
   netPolicyFrom(flags); // validates --allow-host / --resolve now, not on the first slice
   exportNetworkFlags(flags, io.env);
   const { described } = exportDbFlag(flags, io.env);
+  await exportFolderSecret(io.env);
   const refusal = sharedStateRefusal(io.env);
   if (refusal !== null) throw new UsageError(refusal);
   const slices = await enableBackgroundSyncs(io.env, { concurrency, perHost });

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { FactoryError } from '../core/errors.js';
 import { parseResolveEntry, type NetPolicy } from '../core/limits.js';
 import { createLogger } from '../utils/logger.js';
+import { MIN_SECRET_LENGTH } from '../utils/secret-box.js';
 
 const log = createLogger('config');
 
@@ -49,6 +50,8 @@ export const FactoryEnvSchema = z.object({
   FACTORY_RESOLVE: z.string().optional(),
   /** Allow every private target (self-hosting on a private network only). */
   FACTORY_ALLOW_PRIVATE: flag.optional(),
+  /** Seals the request headers (cookies, tokens) a job is given in the job store; needed for jobs with headers on Redis or Upstash. */
+  FACTORY_SECRET_KEY: z.string().min(MIN_SECRET_LENGTH, `expected at least ${MIN_SECRET_LENGTH} characters`).optional(),
   /** Lifetime of a job's keys in milliseconds (default 7 days). */
   FACTORY_JOB_TTL_MS: z.coerce.number({ error: 'expected a whole number of milliseconds' }).int().positive().optional(),
   /** Comma-separated exact origins (`https://app.example.com`) allowed to call the API from a browser. */
@@ -111,6 +114,8 @@ export interface FactoryConfig {
   cronSecret: string | null;
   onVercel: boolean;
   store: StoreConfig;
+  /** The secret a job's request headers are sealed with in a shared job store (null: jobs with headers are refused there). */
+  secretKey: string | null;
   /** Lifetime of every key of a job, from its creation; null: the store's default (7 days). */
   jobTtlMs: number | null;
   /** The deployment's network policy, applied to every fetch of every slice. */
@@ -226,6 +231,7 @@ export function readFactoryConfig(source: Record<string, string | undefined>): F
     cronSecret: env.CRON_SECRET ?? null,
     onVercel: env.VERCEL === '1',
     store: storeConfig(env),
+    secretKey: env.FACTORY_SECRET_KEY ?? null,
     jobTtlMs: env.FACTORY_JOB_TTL_MS ?? null,
     net: {
       allowPrivate: env.FACTORY_ALLOW_PRIVATE ?? false,

@@ -4,8 +4,9 @@ export function jobKeyPrefix(jobId: string): string {
 }
 
 /**
- * The fixed keys of a job, in the order every Lua script receives them as KEYS[1..14]. `progress` holds per-work
- * counters (`<id>:claims` since the offset last moved, `<id>:added` children queued); `cycles` the kept cycles.
+ * The fixed keys of a job, in the order every Lua script receives them as KEYS[1..15]. `progress` holds per-work
+ * counters (`<id>:claims` since the offset last moved, `<id>:added` children queued); `cycles` the kept cycles;
+ * `secrets` the job's request headers, sealed, while it runs.
  */
 export const JOB_KEY_NAMES = [
   'status',
@@ -22,6 +23,7 @@ export const JOB_KEY_NAMES = [
   'previous',
   'progress',
   'cycles',
+  'secrets',
 ] as const;
 
 /** One of the fixed keys of a job. */

@@ -1,4 +1,5 @@
 import { factoryConfig, type FactoryConfig } from '../config/factory-config.js';
+import { SecretBox } from '../utils/secret-box.js';
 import type { JobStore } from './job-store.js';
 import { MemoryJobStore } from './memory-job-store.js';
 import { connectNodeRedis } from './node-redis-commands.js';
@@ -12,6 +13,8 @@ export interface StoreOptions {
   /** Lifetime of every key of a job, from its creation (default 7 days). */
   ttlMs?: number;
   retry?: RetryPolicy;
+  /** Seals jobs' request headers in a shared store (null or absent: jobs with headers are refused there). */
+  secrets?: SecretBox | null;
 }
 
 /** A JobStore on Redis over TCP (`redis://` or `rediss://` URL). */
@@ -32,7 +35,8 @@ export type StoreEnv = Record<string, string | undefined>;
 
 /** Opens the store the configuration names, with its job TTL. */
 export async function openConfiguredStore(config: FactoryConfig): Promise<JobStore> {
-  const options: StoreOptions = config.jobTtlMs === null ? {} : { ttlMs: config.jobTtlMs };
+  const secrets = config.secretKey === null ? null : new SecretBox(config.secretKey);
+  const options: StoreOptions = config.jobTtlMs === null ? { secrets } : { ttlMs: config.jobTtlMs, secrets };
   if (config.store.type === 'redis') return connectRedisJobStore(config.store.url, options);
   if (config.store.type === 'upstash') return createUpstashJobStore(config.store, options);
   return new MemoryJobStore(options);

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { SitemapValidatorSchema, type ShardEntry, type SitemapValidator, type Validators } from '../core/types.js';
 import { createLogger } from '../utils/logger.js';
+import type { SecretBox } from '../utils/secret-box.js';
 import { assertJobId } from './job-id.js';
 import {
   DEFAULT_JOB_TTL_MS,
@@ -37,6 +38,7 @@ import {
 } from './records.js';
 import { CountingCommands, type CommandStats, type RedisCommands } from './redis-commands.js';
 import { checkGuard, toClaimResult, toCommitResult, toEnqueueResult, toFinishResult, toStatusParts } from './replies.js';
+import { openJobHeaders, sealJobHeaders } from './sealed-headers.js';
 import { ScriptRunner, type RetryPolicy } from './script-runner.js';
 import {
   CLAIM,
@@ -65,6 +67,8 @@ export interface RedisJobStoreOptions {
   /** Lifetime of every key of a job, from its creation. */
   ttlMs?: number;
   retry?: RetryPolicy;
+  /** Seals a job's request headers (null: a job with headers is refused, as the store would hold them in clear). */
+  secrets?: SecretBox | null;
 }
 
 const flag = (value: boolean): string => (value ? '1' : '0');
@@ -101,6 +105,7 @@ export class RedisJobStore implements JobStore {
   private readonly commands: CountingCommands;
   private readonly runner: ScriptRunner;
   private readonly ttlMs: number;
+  private readonly secrets: SecretBox | null;
   private readonly log;
   private lastKeys: { jobId: string; keys: readonly string[] } | null = null;
 
@@ -109,6 +114,7 @@ export class RedisJobStore implements JobStore {
     this.commands = new CountingCommands(commands);
     this.runner = new ScriptRunner(this.commands, options.retry);
     this.ttlMs = options.ttlMs ?? DEFAULT_JOB_TTL_MS;
+    this.secrets = options.secrets ?? null;
     this.log = createLogger(`store:${options.kind}`);
   }
 
@@ -126,19 +132,22 @@ export class RedisJobStore implements JobStore {
     const jobId = assertJobId(job.meta.jobId);
     const { maxSitemaps, maxUrls } = job.meta.options;
     const expiresAt = Date.parse(job.meta.createdAt) + this.ttlMs;
-    const args = [serializeMeta(job.meta), String(expiresAt), String(maxSitemaps), String(Number.isFinite(maxUrls) ? maxUrls : 0)];
-    const reply = await this.run(CREATE_JOB, jobId, [...args, flag(job.roots), job.meta.createdAt, ...pairs(job.items)]);
+    const { meta, sealed } = sealJobHeaders(job.meta, this.secrets);
+    const args = [serializeMeta(meta), String(expiresAt), String(maxSitemaps), String(Number.isFinite(maxUrls) ? maxUrls : 0)];
+    const reply = await this.run(CREATE_JOB, jobId, [...args, flag(job.roots), job.meta.createdAt, sealed, ...pairs(job.items)]);
     const [tag] = parseRecord(reply, z.tuple([z.enum(['created', 'exists', 'conflict'])]), this.key(jobId));
     if (tag === 'conflict') throw new StoreError('foreign', `job ${jobId} already exists with other meta`, { key: this.key(jobId) });
     this.log.info({ event: 'job_created', jobId, items: job.items.length, retried: tag === 'exists' }, 'job created');
   }
 
   async getMeta(jobId: string): Promise<JobMeta> {
-    const key = jobKeyPrefix(assertJobId(jobId)) + 'meta';
-    const raw = await this.runner.send(['GET', key]);
+    const prefix = jobKeyPrefix(assertJobId(jobId));
+    const [key, secretsKey] = [prefix + 'meta', prefix + 'secrets'];
+    const reply = await this.runner.send(['MGET', key, secretsKey]);
+    const [raw, sealed] = parseRecord(reply, z.tuple([z.string().nullable(), z.string().nullable()]), key);
     if (raw === null) await this.readStatus(jobId); // throws not_found, or tells a missing meta from a missing job
-    if (typeof raw !== 'string') throw new StoreError('corrupt', `record ${key} is missing or not a string`, { key });
-    return parseMeta(raw, jobId, key);
+    if (raw === null) throw new StoreError('corrupt', `record ${key} is missing`, { key });
+    return openJobHeaders(parseMeta(raw, jobId, key), sealed, this.secrets, secretsKey);
   }
 
   async readStatus(jobId: string): Promise<StatusParts> {

@@ -12,14 +12,15 @@ export const CREATE_JOB = script(
   'create_job',
   `
 if redis.call('EXISTS', STATUS) == 1 then
-  if redis.call('GET', META) == ARGV[3] then return {'exists'} end
+  if redis.call('GET', META) == ARGV[3] and (redis.call('GET', SECRETS) or '') == ARGV[9] then return {'exists'} end
   return {'conflict'}
 end
 write('SET', META, ARGV[3])
+if ARGV[9] ~= '' then write('SET', SECRETS, ARGV[9]) end
 write('HSET', STATUS, 'v', '1', 'state', 'running', 'urlsFound', 0, 'shardsWritten', 0,
   'sitemapsDone', 0, 'roots', 0, 'rootsFailed', 0, 'errorCount', 0, 'nextId', 0,
   'maxSitemaps', ARGV[5], 'maxUrls', ARGV[6], 'createdAt', ARGV[8], 'updatedAt', ARGV[8], 'expiresAt', ARGV[4])
-local added = enqueue(ARGV, 9)
+local added = enqueue(ARGV, 10)
 if ARGV[7] == '1' then redis.call('HINCRBY', STATUS, 'roots', added) end
 touch()
 return {'created'}
@@ -371,7 +372,8 @@ export const STOP = script(
   `
 local bad = check() if bad then return bad end
 if state() == 'running' then
-  redis.call('HSET', STATUS, 'state', 'stopped', 'updatedAt', NOW)
+  set_state('stopped')
+  redis.call('HSET', STATUS, 'updatedAt', NOW)
   touch()
 end
 return status_reply()

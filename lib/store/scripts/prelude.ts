@@ -10,7 +10,7 @@ import { RECORD_VERSION } from '../records.js';
 export const PRELUDE = `
 local STATUS, META, PENDING, ACTIVE, ITEMS, OFFSETS, COMMITS, VISITED, ERRORS, VALIDATORS, UNCHANGED, PREVIOUS =
   KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6], KEYS[7], KEYS[8], KEYS[9], KEYS[10], KEYS[11], KEYS[12]
-local PROGRESS, CYCLES = KEYS[13], KEYS[14]
+local PROGRESS, CYCLES, SECRETS = KEYS[13], KEYS[14], KEYS[15]
 local PREFIX, NOW = ARGV[1], ARGV[2]
 local MAX_ERRORS, MAX_CYCLES = ${MAX_ERRORS_KEPT}, ${MAX_CYCLES_KEPT}
 local NUMBER_FIELDS = {'urlsFound', 'shardsWritten', 'sitemapsDone', 'roots', 'rootsFailed', 'errorCount',
@@ -43,8 +43,10 @@ local function state()
   if current_state == nil then current_state = redis.call('HGET', STATUS, 'state') end
   return current_state
 end
+-- A job that leaves 'running' never reads a sitemap again: its sealed request headers go with it.
 local function set_state(st)
   redis.call('HSET', STATUS, 'state', st)
+  if st ~= 'running' then redis.call('DEL', SECRETS) end
   current_state = st
 end
 local function field_text(field)
