@@ -7,11 +7,13 @@
 // stdout: one JSON summary line {jobId, state, urls, urlsFound, shards, calls, retries, errors, stalled, elapsedMs};
 // --out writes every URL of every shard there, one a line, in shard order. Progress goes to stderr.
 // Exit 0 when the job is done, 1 when it ended stopped or failed (or the API refused), 2 on a usage error,
-// 3 when it stalled (still running, but another call would only loop on the same sitemap: the status says which and why).
+// 3 when it stalled (still running, but another call would only loop on the same sitemap: the status says which and why)
+// after STALL_RETRIES retries, each with twice the budget.
 import { createWriteStream, type WriteStream } from 'node:fs';
 import { once } from 'node:events';
 import { parseArgs } from 'node:util';
 import type { JobStatus } from '../lib/core/types.js';
+import { DEFAULT_SLICE_BUDGET_MS } from '../lib/http/api-limits.js';
 import { DiscoverApiError, DiscoverClient, type RetryEvent } from '../lib/http/discover-client.js';
 
 /** What one run did, printed as the last line. */
@@ -44,14 +46,31 @@ function describe(status: JobStatus): string {
   return `${status.state} · ${status.urlsFound.toLocaleString('en')} urls · ${status.shardsWritten} shards · ${status.sitemapsDone}/${status.sitemapsDone + status.sitemapsPending} sitemaps`;
 }
 
-/** Calls discover until the job is no longer running or stalls; returns the final status and the number of calls. */
+/**
+ * Times a stalled job is retried, each with twice the budget (up to the API's most), before the orchestrator gives
+ * up: a pass cut by a short budget on a busy machine, or killed with its server, is not the sitemap's fault.
+ */
+const STALL_RETRIES = 3;
+
+/**
+ * Calls discover until the job is no longer running, retrying a stalled one with a longer budget (STALL_RETRIES
+ * times); returns the final status and the number of calls.
+ */
 async function driveJob(options: RunOptions): Promise<{ status: JobStatus; calls: number }> {
-  const { client, budgetMs, progress } = options;
+  const { client, progress } = options;
+  let budgetMs = options.budgetMs;
   let status = options.jobId ? await client.status(options.jobId) : await client.start({ rootUrl: options.rootUrl ?? '', budgetMs });
   let calls = 1;
+  let stallRetries = 0;
   progress(`job ${status.jobId}: ${describe(status)}`);
-  while (status.state === 'running' && status.stalled === null) {
-    status = await client.next(status.jobId, budgetMs);
+  while (status.state === 'running' && (status.stalled === null || stallRetries < STALL_RETRIES)) {
+    if (status.stalled === null) status = await client.next(status.jobId, budgetMs);
+    else {
+      stallRetries += 1;
+      budgetMs = Math.min(DEFAULT_SLICE_BUDGET_MS, 2 * (budgetMs ?? DEFAULT_SLICE_BUDGET_MS));
+      progress(`stalled on ${status.stalled.url}: retry ${stallRetries} of ${STALL_RETRIES} with a ${budgetMs} ms budget`);
+      status = await client.retry(status.jobId, budgetMs);
+    }
     calls += 1;
     progress(`call ${calls}: ${describe(status)}`);
   }

@@ -129,6 +129,11 @@ export class DiscoverClient {
     return this.send(this.discoverPost('continue', { jobId, budgetMs }, true), JobStatusSchema);
   }
 
+  /** Gives a stalled job's work its claims back and runs one more slice (with a longer budget, say). */
+  retry(jobId: string, budgetMs?: number): Promise<JobStatus> {
+    return this.send(this.discoverPost('retry', { jobId, action: 'retry', budgetMs }, true), JobStatusSchema);
+  }
+
   /** Stops a job. */
   stop(jobId: string): Promise<JobStatus> {
     return this.send(this.discoverPost('stop', { jobId, action: 'stop' }, true), JobStatusSchema);
