@@ -215,9 +215,9 @@ export interface JobStore {
   lastSlice(jobId: string): Promise<number>;
   /** Stops a running job (a finished or failed one keeps its state); its status parts come back from the same step. */
   stop(jobId: string): Promise<StatusParts>;
-  /** Removes the job and every key it owns (shards, leases); false when there was no such job. */
   /** A page of the ids of the jobs held, in no set order: `cursor` from the page before (`'0'` first), `next` null at the end. */
   listJobIds(cursor: string, count: number): Promise<{ jobIds: string[]; next: string | null }>;
+  /** Removes the job and every key it owns (shards, leases, sealed headers); false when there was no such job. */
   deleteJob(jobId: string): Promise<boolean>;
   /** Gives a job part of the previous run's validators (by identity key), before its first slice; repeatable. */
   seedPrevious(jobId: string, validators: Validators): Promise<void>;
