@@ -2,6 +2,7 @@
 export {
   walkSitemap,
   walkSitemapEntries,
+  walkShardEntries,
   walkSitemapEvents,
   walkUrlEvents,
   discoverSitemaps,

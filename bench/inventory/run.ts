@@ -58,6 +58,7 @@ function shardEntries(n: number, changedEvery: number): ShardEntry[] {
       changefreq: 'weekly',
       priority: 0.5,
       source: `https://bench.example/sitemap-${Math.floor(k / 50_000)}.xml`,
+      locale: null,
     } satisfies ShardEntry;
   });
 }

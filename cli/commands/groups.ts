@@ -1,4 +1,4 @@
-import { groupByPathPrefix, walkSitemap } from '../../lib/index.js';
+import { groupByPathPrefix, walkShardEntries } from '../../lib/index.js';
 import { resolveInput } from '../inputs.js';
 import type { Io } from '../io.js';
 import { walkOptionsFrom, type CommonFlags } from '../options.js';
@@ -9,7 +9,8 @@ export async function groupsCommand([raw = '']: string[], flags: CommonFlags, io
   const input = resolveInput(raw, io, flags.quiet);
   const writer = new LineWriter(io.stdout);
   // Child sitemaps that fail are reported on stderr, as `walk` does; the groups on stdout stay pure NDJSON.
-  const batches = walkSitemap(input.url, {
+  // Each URL with its locale (its hreflang says `/ca/` is Catalan), so the groups are the ones a filter keeps.
+  const batches = walkShardEntries(input.url, {
     ...walkOptionsFrom(flags, io.env),
     readLocalFiles: input.local,
     onEvent: (event) => {

@@ -78,6 +78,8 @@ export const ShardEntrySchema = z.object({
   changefreq: ChangefreqSchema.nullable(),
   priority: z.number().nullable(),
   source: z.string(),
+  /** The page's locale as the walk's filter judged it (its path, else its hreflang); null when it states none. */
+  locale: z.string().nullable(),
 });
 export type ShardEntry = z.infer<typeof ShardEntrySchema>;
 

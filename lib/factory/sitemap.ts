@@ -2,7 +2,7 @@ import { discover, fallbackAfterRobots, parseRootUrl } from './discovery/discove
 import { isFactoryError } from '../core/errors.js';
 import { resolveWalkOptions, type WalkOptions, type WalkOptionsInput } from '../core/limits.js';
 import { compileFilter, type EntryFilter } from './filter/index.js';
-import { localeFromPath, localeOf, normaliseHreflang, pathFactsOf, pathnameOfValidUrl } from './scope/locale.js';
+import { localeFromPathname, localeOf, normaliseHreflang, pathFactsOf, pathnameOfValidUrl } from './scope/locale.js';
 import { readSitemap, type ItemMapper, type ReadSitemapContext, type SitemapOpener } from './walk/sitemap-reader.js';
 import type { ParsedUrl, ShardEntry, SitemapEntry, SitemapRef, SitemapValidator, Validators, WalkState } from '../core/types.js';
 import { UrlExpander } from './url/url-expander.js';
@@ -66,7 +66,8 @@ export function toSitemapEntry(parsed: ParsedUrl, ref: SitemapRef): SitemapEntry
   const facts = pathname === null ? null : pathFactsOf(pathname);
   // The path's locale, else the hreflang alternate pointing at the entry itself (localeOf without the path read again).
   const locale = facts?.locale ?? (alternates.length === 0 ? null : localeOf(parsed, null));
-  const pathPrefix = facts === null ? null : facts.pathPrefix;
+  // A first folder naming the hreflang locale (`/ca/x/`, `ca`) is a locale folder: the group is the one after it.
+  const pathPrefix = pathname === null || facts === null ? null : facts.locale === null && locale !== null ? pathFactsOf(pathname, locale).pathPrefix : facts.pathPrefix;
   return { loc, lastmod, changefreq, priority, alternates, images, videos, news, source: ref.url, depth: ref.depth, locale, pathPrefix };
 }
 
@@ -115,10 +116,14 @@ export const createUrlMapper = (keep: EntryFilter | null = null): ItemMapper<str
 };
 
 // The loc's locale (position 0) as the entry states it; an alternate's from its hreflang, else from its path.
+// Paths read off the string (pathnameOfValidUrl): a URL parse per entry would be most of a job's mapping time.
 function urlLocale(parsed: ParsedUrl, position: number, url: string): string | null {
-  if (position === 0) return localeOf(parsed);
+  if (position === 0) return localeOf(parsed, pathnameOfValidUrl(url));
   const alternate = parsed.alternates[position - 1];
-  return (alternate ? normaliseHreflang(alternate.hreflang) : null) ?? localeFromPath(url);
+  const declared = alternate ? normaliseHreflang(alternate.hreflang) : null;
+  if (declared !== null) return declared;
+  const pathname = pathnameOfValidUrl(url);
+  return pathname === null ? null : localeFromPathname(pathname);
 }
 
 /** The options' filter, with the walk's root standing in for the scope's root when the caller gave none. */
@@ -141,6 +146,17 @@ export function walkUrlEvents(url: string, options: WalkCallOptions = {}): Async
 /** Rich entries (loc, lastmod, changefreq, priority, alternates, images, videos, news, source, depth) in batches of at most 1000. */
 export async function* walkSitemapEntries(url: string, options: WalkCallOptions = {}): AsyncGenerator<SitemapEntry[]> {
   yield* batchesOf(walkSitemapEvents(url, options), options);
+}
+
+/**
+ * Page URLs as a job's shards hold them (alternates added, deduped per sitemap), each with its page's lastmod,
+ * changefreq, priority and its own locale, in batches of at most 1000: what `groups` reads.
+ */
+export async function* walkShardEntries(url: string, options: WalkCallOptions = {}): AsyncGenerator<ShardEntry[]> {
+  yield* batchesOf(
+    walkEvents(url, options, (keep) => () => createShardEntryMapper(keep)),
+    options,
+  );
 }
 
 /** Page URLs (hreflang alternates added, deduped against locs) in batches of at most 1000. */
@@ -230,23 +246,25 @@ async function discoveredRoots(url: string, limits: WalkOptions, signal?: AbortS
   return found;
 }
 
-/** Maps each parsed page to shard entries: its URLs as `createUrlMapper` keeps them, each with the page's lastmod, changefreq and priority. */
+/**
+ * Maps each parsed page to shard entries: its URLs as `createUrlMapper` keeps them (the loc and its alternates, once
+ * per sitemap), each with the page's lastmod, changefreq and priority and its own locale, the one the filter judged.
+ */
 export const createShardEntryMapper = (keep: EntryFilter | null = null): ItemMapper<ShardEntry> => {
-  const urls = createUrlMapper(keep);
-  const page: ParsedUrl[] = [];
-  const pageUrls: string[] = [];
-  // Page by page: each URL carries its own page's lastmod, changefreq and priority.
+  const expander = new UrlExpander();
   const toEntries = (pages: readonly ParsedUrl[], ref: SitemapRef, out: ShardEntry[]) => {
     for (const parsed of pages) {
       const { lastmod, changefreq, priority } = parsed;
-      page[0] = parsed;
-      urls(page, ref, pageUrls);
-      for (const url of pageUrls) out.push({ url, lastmod, changefreq, priority, source: ref.url });
-      pageUrls.length = 0;
+      const urls = expander.expandPositions(parsed);
+      for (let i = 0; i < urls.length; i++) {
+        const url = urls[i];
+        if (url === null || url === undefined) continue;
+        const locale = urlLocale(parsed, i, url);
+        if (keep === null || keep({ url, lastmod, locale }, ref)) out.push({ url, lastmod, changefreq, priority, source: ref.url, locale });
+      }
     }
-    page.length = 0;
   };
-  return Object.assign(toEntries, { release: urls.release });
+  return Object.assign(toEntries, { release: () => expander.clear() });
 };
 
 // A slice reads every sitemap with one options object: its filter is compiled once, not once per sitemap.

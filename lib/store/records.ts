@@ -109,18 +109,26 @@ export type StatusHash = z.infer<typeof StatusHashSchema>;
  */
 const StoredShardSchema = z.object({
   s: z.string(),
-  e: z.array(z.tuple([z.string(), z.string().nullable(), ChangefreqSchema.nullable(), z.number().nullable()])).max(1000),
+  // The locale (fifth) came after the first release: a shard written before has four, read as no locale.
+  e: z
+    .array(
+      z.union([
+        z.tuple([z.string(), z.string().nullable(), ChangefreqSchema.nullable(), z.number().nullable(), z.string().nullable()]),
+        z.tuple([z.string(), z.string().nullable(), ChangefreqSchema.nullable(), z.number().nullable()]),
+      ]),
+    )
+    .max(1000),
 });
 
 /** A stored shard read back as entries. */
 export const ShardSchema = StoredShardSchema.transform(({ s, e }): ShardEntry[] =>
-  e.map(([url, lastmod, changefreq, priority]) => ({ url, lastmod, changefreq, priority, source: s })),
+  e.map(([url, lastmod, changefreq, priority, locale = null]) => ({ url, lastmod, changefreq, priority, source: s, locale })),
 );
 
 /** A shard's entries in their stored form (all of one sitemap: the first entry's source names it). */
 export function serializeShard(entries: ShardEntry[]): string {
   const source = entries[0]?.source ?? '';
-  return JSON.stringify({ s: source, e: entries.map((entry) => [entry.url, entry.lastmod, entry.changefreq, entry.priority]) });
+  return JSON.stringify({ s: source, e: entries.map((entry) => [entry.url, entry.lastmod, entry.changefreq, entry.priority, entry.locale]) });
 }
 
 /** Parses `raw` (a JSON string) with `schema`; a record that does not validate is corrupt, never trusted. */

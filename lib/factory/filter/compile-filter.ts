@@ -1,5 +1,5 @@
 import { getDomain } from 'tldts';
-import { classifySegment, leadingSegments, normaliseHreflang } from '../scope/locale.js';
+import { leadingSegments, normaliseHreflang, pathFactsOf } from '../scope/locale.js';
 import type { SitemapRef } from '../../core/types.js';
 import { FilterOptionsSchema, type FilterOptions, type FilterOptionsInput } from '../../core/filter-options.js';
 import { compilePattern, isRegexLiteral } from '../../core/url-pattern.js';
@@ -14,28 +14,38 @@ export interface FilterCandidate {
 /** Decides whether one page URL is kept; `ref` is the sitemap that listed it. */
 export type EntryFilter = (candidate: FilterCandidate, ref: SitemapRef) => boolean;
 
-type UrlTest = (url: URL) => boolean;
+type UrlTest = (url: URL, locale: string | null) => boolean;
 
 /** A glob (path-only when it starts with `/`) or `/regex/` as a linear-time test over a parsed URL. */
-function patternTest(pattern: string): UrlTest {
+function patternTest(pattern: string): (url: URL) => boolean {
   const test = compilePattern(pattern);
   if (isRegexLiteral(pattern) || !pattern.startsWith('/')) return (url) => test(url.href);
   return (url) => test(`${url.pathname}${url.search}`);
 }
 
-/** The path without a leading locale folder (`/en-us/docs/x` -> `/docs/x`), or null when it has none. */
-function pathWithoutLocale(pathname: string): string | null {
-  const [first] = leadingSegments(pathname, 1);
-  if (first === undefined || classifySegment(first.name)?.kind !== 'locale') return null;
-  return pathname.slice(first.name.length + 1) || '/';
+/**
+ * The path groups and prefixes to keep, as one test. A prefix keeps the URLs under it, a leading locale folder looked
+ * through (`/en-us/docs/x` and, with hreflang `ca`, `/ca/docs/x` are under `/docs/`); `/` alone is the root group (the
+ * pages in no folder, as `groups` reports it), never "everything", which is no prefix at all.
+ */
+function prefixTest(prefixes: string[]): (url: URL, locale: string | null) => boolean {
+  const wanted = prefixes.map((prefix) => `/${prefix.replace(/\*+$/, '').replace(/^\/+/, '')}`);
+  const rootGroup = wanted.includes('/');
+  const folders = wanted.filter((prefix) => prefix !== '/');
+  return (url, locale) => {
+    const facts = pathFactsOf(url.pathname, locale);
+    if (rootGroup && facts.pathPrefix === '/') return true;
+    const bare = facts.locale === null ? null : pathAfterFirstSegment(url.pathname);
+    return folders.some((prefix) => url.pathname.startsWith(prefix) || (bare !== null && bare.startsWith(prefix)));
+  };
 }
 
-function prefixTest(prefixes: string[]): UrlTest {
-  const wanted = prefixes.map((prefix) => `/${prefix.replace(/\*+$/, '').replace(/^\/+/, '')}`);
-  return (url) => {
-    const bare = pathWithoutLocale(url.pathname);
-    return wanted.some((prefix) => url.pathname.startsWith(prefix) || (bare !== null && bare.startsWith(prefix)));
-  };
+// `/en-us/docs/x` -> `/docs/x`; a path of one segment -> `/`.
+function pathAfterFirstSegment(pathname: string): string {
+  const [first] = leadingSegments(pathname, 1);
+  if (first === undefined) return pathname;
+  const rest = pathname.slice(pathname.indexOf(first.name) + first.name.length);
+  return rest === '' ? '/' : rest;
 }
 
 function localeTest(locales: string[]): (locale: string | null) => boolean {
@@ -74,7 +84,7 @@ function scopeTest(options: FilterOptions): ((url: URL, ref: SitemapRef) => bool
   };
 }
 
-/** Every URL-level test of the options, or an empty list when they have none. */
+/** Every URL-level test of the options (the page's locale for the path test), or an empty list when they have none. */
 function urlTests(options: FilterOptions): UrlTest[] {
   const tests: UrlTest[] = [];
   if (options.include.length > 0) {
@@ -110,6 +120,6 @@ export function compileFilter(input: FilterOptionsInput | undefined): EntryFilte
     } catch {
       return false;
     }
-    return tests.every((test) => test(url)) && (scope === null || scope(url, ref));
+    return tests.every((test) => test(url, candidate.locale)) && (scope === null || scope(url, ref));
   };
 }

@@ -239,18 +239,30 @@ export interface PathFacts {
   pathPrefix: string;
 }
 
+/** A path segment names `locale` when it spells the tag (`ca`, `pt_BR` for `pt-BR`), case aside. */
+export function segmentNamesLocale(segment: string, locale: string): boolean {
+  return segment.length === locale.length && segment.replace('_', '-').toLowerCase() === locale.toLowerCase();
+}
+
+function segmentNames(pathname: string, start: number, end: number, locale: string): boolean {
+  return end - start === locale.length && segmentNamesLocale(pathname.slice(start, end), locale);
+}
+
 /**
- * localeFromPathname and pathPrefixOfPathname of one pathname, its leading segments found by index and only the
+ * localeFromPathname and pathPrefixOfPathname of one pathname (with `stated`, the locale its entry declares, a first
+ * folder naming it counts as a locale folder), its leading segments found by index and only the
  * ones that can matter copied: every walked entry has both, and arrays of segment objects per entry were a good part
  * of mapping a 1M-URL walk's entries.
  */
-export function pathFactsOf(pathname: string): PathFacts {
+export function pathFactsOf(pathname: string, stated: string | null = null): PathFacts {
   const length = pathname.length;
   const start = segmentStart(pathname, 0);
   if (start >= length) return { locale: null, pathPrefix: '/' };
   const slash = pathname.indexOf('/', start);
   const end = slash === -1 ? length : slash;
-  const locale = segmentLocale(pathname, start, end);
+  // The path's own locale (rules 1 and 2), else the one the entry states (its hreflang) when the first folder names it:
+  // `/ca/x/` with hreflang `ca` is Catalan, though `ca` alone is ambiguous.
+  const locale = segmentLocale(pathname, start, end) ?? (stated !== null && segmentNames(pathname, start, end, stated) ? stated : null);
   if (locale === null) return { locale, pathPrefix: folderOf(pathname, start, slash) };
   // A locale folder (`/en-us/docs/x`): the root folder is the next segment.
   const next = slash === -1 ? length : segmentStart(pathname, slash);

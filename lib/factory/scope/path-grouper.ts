@@ -26,7 +26,7 @@
  */
 import { z } from 'zod';
 import { RequestError } from '../../core/errors.js';
-import { LanguageDetector, addBounded, leadingSegments, type PathSegment } from './locale.js';
+import { LanguageDetector, addBounded, leadingSegments, segmentNamesLocale, type PathSegment } from './locale.js';
 import { PathGroupSchema, type PathGroup } from '../../core/types.js';
 import { createLogger } from '../../utils/logger.js';
 
@@ -79,9 +79,10 @@ class Bucket {
     if (locale !== null) this.addLocale(locale);
   }
 
+  // A URL two sitemaps list is one sample, not two.
   addSample(url: string, maxSamples: number): void {
     this.samples ??= [];
-    if (this.samples.length < maxSamples) this.samples.push(url);
+    if (this.samples.length < maxSamples && !this.samples.includes(url)) this.samples.push(url);
   }
 
   addLocale(locale: string): void {
@@ -151,21 +152,27 @@ export class PathGrouper {
     this.detector = options.detector ?? new LanguageDetector();
   }
 
-  /** Counts one URL into its group (or into `other` when unparseable or over the cap). */
-  add(raw: string): void {
+  /**
+   * Counts one URL into its group (or into `other` when unparseable or over the cap). `stated`: the locale its entry
+   * declares (its hreflang), which makes a first folder naming it a locale folder, as the walk's filter reads it.
+   */
+  add(raw: string, stated: string | null = null): void {
     if (this.result !== null) throw new Error('PathGrouper.add() called after finish()');
     this.counts.urls += 1;
     const url = parseHttpUrl(raw);
     if (url === null) return this.addUnparseable(raw);
-    const route = this.route(url.pathname);
+    const route = this.route(url.pathname, stated);
     const bucket = this.table.get(route.key) ?? this.open(route.key);
     if (bucket === null) this.counts.overflowed += 1;
     (bucket ?? this.other).add(raw, route.locale, this.options.maxSamples);
   }
 
-  /** Counts every URL of one batch. */
-  addBatch(urls: Iterable<string>): void {
-    for (const url of urls) this.add(url);
+  /** Counts every URL of one batch (a URL, or a URL with its locale). */
+  addBatch(urls: Iterable<string | LocatedUrl>): void {
+    for (const url of urls) {
+      if (typeof url === 'string') this.add(url);
+      else this.add(url.url, url.locale);
+    }
   }
 
   /** The groups, largest first (then by prefix), `other` last; computed once, further calls return the same. */
@@ -190,11 +197,12 @@ export class PathGrouper {
     return { ...this.counts, groups: this.result?.length ?? this.table.size };
   }
 
-  private route(pathname: string): Route {
+  private route(pathname: string, stated: string | null): Route {
     const segments = leadingSegments(pathname, 2);
     const [first, second] = segments;
     if (first === undefined) return { key: ROOT_GROUP, locale: null };
     const found = this.detector.addSegments(segments);
+    if (stated !== null && first.isFolder && segmentNamesLocale(first.name, stated)) return { key: folderKey(second), locale: stated };
     if (found === null) return { key: folderKey(first), locale: null };
     if (found.kind === 'locale') return { key: folderKey(second), locale: found.locale };
     // Evidence only grows, so a code confirmed now would also be confirmed at the end.
@@ -267,9 +275,15 @@ export class PathGrouper {
   }
 }
 
+/** A page URL with the locale its entry declares (the walk's shard entries carry it). */
+export interface LocatedUrl {
+  url: string;
+  locale: string | null;
+}
+
 /** Streams the walker's batches into path groups, yielded largest first with `other` last, in memory bounded by `maxGroups`. */
 export async function* groupByPathPrefix(
-  source: AsyncIterable<readonly string[]> | Iterable<readonly string[]>,
+  source: AsyncIterable<readonly (string | LocatedUrl)[]> | Iterable<readonly (string | LocatedUrl)[]>,
   options: PathGroupOptions = {},
 ): AsyncGenerator<PathGroup> {
   const grouper = new PathGrouper(options);

@@ -17,6 +17,7 @@ function shard(n: number, lastmod = '2026-01-01'): ShardEntry[] {
     changefreq: null,
     priority: null,
     source: 'https://parts.example/sitemap.xml',
+    locale: null,
   }));
 }
 

@@ -17,6 +17,7 @@ const entry = (path: string, source: string, lastmod = '2026-01-01'): ShardEntry
   changefreq: null,
   priority: null,
   source,
+  locale: null,
 });
 
 // `count` pages of one sitemap, /<name>/<i>; `changed` of them (the first ones) with a new lastmod.

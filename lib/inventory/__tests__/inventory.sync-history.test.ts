@@ -121,6 +121,7 @@ describe.each(DATABASES)('inventory on $name', ({ open }) => {
         changefreq: null,
         priority: null,
         source: 'https://big.example/sitemap.xml',
+        locale: null,
       }));
       await applyShard(test.db, { syncId: sync.syncId, siteId: 'big', shard, entries });
     }

@@ -45,6 +45,7 @@ export function entriesOf(list: string[]): ShardEntry[] {
     changefreq: i % 3 ? 'daily' : null,
     priority: i % 5 ? 0.5 : null,
     source: 'https://example.com/sitemap.xml',
+    locale: null,
   }));
 }
 

@@ -11,7 +11,7 @@ const servers: LoopbackServer[] = [];
 afterAll(async () => Promise.all(servers.map((server) => server.close())));
 
 describe('job shards keep what the sitemap says of each URL', () => {
-  it('stores lastmod, changefreq, priority and the source sitemap; alternates inherit their loc and /shard keeps URLs only', async () => {
+  it('stores lastmod, changefreq, priority, the source sitemap and each URL locale; alternates inherit their loc and /shard keeps URLs only', async () => {
     const server = await startSite((origin) => ({
       '/sitemap.xml': {
         body: urlsetXml([`${origin}/a`, `${origin}/b`], (_loc, i) =>
@@ -28,9 +28,9 @@ describe('job shards keep what the sitemap says of each URL', () => {
     await runToEnd(store, jobId, { ...LOOPBACK, ...QUICK, budgetMs: 5_000 });
     const source = `${server.origin}/sitemap.xml`;
     expect((await readJobShardEntries(store, jobId, 0))?.entries).toEqual([
-      { url: `${server.origin}/a`, lastmod: '2026-03-04', changefreq: 'weekly', priority: 0.8, source },
-      { url: `${server.origin}/de/a`, lastmod: '2026-03-04', changefreq: 'weekly', priority: 0.8, source },
-      { url: `${server.origin}/b`, lastmod: null, changefreq: null, priority: null, source },
+      { url: `${server.origin}/a`, lastmod: '2026-03-04', changefreq: 'weekly', priority: 0.8, source, locale: null },
+      { url: `${server.origin}/de/a`, lastmod: '2026-03-04', changefreq: 'weekly', priority: 0.8, source, locale: 'de' },
+      { url: `${server.origin}/b`, lastmod: null, changefreq: null, priority: null, source, locale: null },
     ]);
     expect((await readJobShard(store, jobId, 0))?.urls).toEqual([`${server.origin}/a`, `${server.origin}/de/a`, `${server.origin}/b`]);
   });
