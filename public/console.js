@@ -158,7 +158,11 @@ function renderSync(sync) {
       `Sync ${sync.syncId}: ${sync.state} — ${sync.seen} URLs in the inventory from ${sync.urlsFound} found; ` +
       `shards ${sync.shardsApplied}/${sync.shardsWritten}; sitemaps ${sync.sitemapsDone} done, ${sync.sitemapsPending} pending; ` +
       `${sync.new} new, ${sync.changed} changed, ${sync.returned} returned, ${sync.removed} removed, ` +
-      `${sync.kept} kept unchanged, ${sync.keptUnread} kept because their sitemap failed; errors: ${errorsText(sync.errors)}` +
+      `${sync.kept} kept unchanged, ${sync.keptUnread} kept because their sitemap failed; ` +
+      (sync.filtered + sync.leftScope + sync.enteredScope > 0
+        ? `scope: ${sync.filtered} outside it, ${sync.leftScope} left it, ${sync.enteredScope} came into it; `
+        : '') +
+      `errors: ${errorsText(sync.errors)}` +
       (sync.message ? `; ${sync.message}` : '');
   }
   renderProgress(sync);

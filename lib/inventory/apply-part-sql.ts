@@ -17,7 +17,9 @@
  *
  * Parameters: $1 sync id, $2 site id, $3 shard, $4 part, $5 parts in the shard, $6 URLs the site filter dropped (part 0),
  * $7..$13 the part's columns as arrays, $14 each URL's sitemap id, $15/$16 its further memberships (URL, sitemap id)
- * when more than one sitemap of the shard lists it. Returns `applied`: 1 or 0.
+ * when more than one sitemap of the shard lists it, $17 the URLs the site filter dropped (part 0): the live ones leave
+ * the scope (`left_scope`, not removed), and an input URL that had left it enters it again (`entered_scope`, not
+ * returned). Returns `applied`: 1 or 0.
  */
 export const APPLY_PART_SQL = `
 WITH input AS (
@@ -25,12 +27,17 @@ WITH input AS (
     AS t(url, lastmod, changefreq, priority, source, locale, path_prefix, sitemap_id)
 ),
 extra AS MATERIALIZED (SELECT * FROM unnest($15::text[], $16::int[]) AS t(url, sitemap_id)),
+-- Live URLs of the site its filter dropped from this part, probed by key.
+leaving AS MATERIALIZED (
+  SELECT x.url FROM urls x WHERE x.site_id = $2 AND x.url = ANY ($17::text[]) AND x.removed_at IS NULL
+),
 sync AS MATERIALIZED (SELECT seq FROM syncs WHERE sync_id = $1),
 -- Primary-key probes per input row (LATERAL): a join would let the planner hash the whole site when its statistics
 -- are stale (a table filled by the sync itself), turning each part into a scan of every URL.
 cur AS MATERIALIZED (
   SELECT i.*, u.url IS NOT NULL AS known, u.sitemap_lastmod AS old_lastmod, u.changefreq AS old_changefreq,
-    u.priority AS old_priority, u.removed_at IS NOT NULL AS was_removed, u.source_sitemap AS old_source,
+    u.priority AS old_priority, u.removed_at IS NOT NULL AS was_removed, coalesce(u.out_of_scope, false) AS was_out_of_scope,
+    u.source_sitemap AS old_source,
     coalesce(u.last_sync_id = $1, false) AS written_now, i.url IN (SELECT e.url FROM extra e) AS more_listed
   FROM input i
   LEFT JOIN LATERAL (SELECT * FROM urls x WHERE x.site_id = $2 AND x.url = i.url LIMIT 1) u ON true
@@ -61,7 +68,8 @@ prior AS MATERIALIZED (
 fate AS MATERIALIZED (
   SELECT c.*, s.seen_now, c.known AND NOT s.seen_now AS compared,
     c.known AND NOT s.seen_now AND (c.old_lastmod, c.old_changefreq, c.old_priority) IS DISTINCT FROM (c.lastmod, c.changefreq, c.priority) AS changed,
-    c.known AND NOT s.seen_now AND c.was_removed AS returned,
+    c.known AND NOT s.seen_now AND c.was_removed AND NOT c.was_out_of_scope AS returned,
+    c.known AND NOT s.seen_now AND c.was_out_of_scope AS reentered,
     -- Written as rows when another sitemap lists it too (a URL new, or removed, has no membership to keep).
     c.more_listed OR (ms.ids IS NOT NULL AND ms.ids IS DISTINCT FROM ARRAY[c.sitemap_id]) AS stamp,
     -- An implicit membership becomes a row of its own, seen or not this sync as it was, beside the new ones.
@@ -71,9 +79,10 @@ fate AS MATERIALIZED (
   CROSS JOIN LATERAL (SELECT coalesce(ms.stamped, false) OR c.written_now OR p.url IS NOT NULL AS seen_now) s
 ),
 claim AS (
-  INSERT INTO sync_parts (sync_id, shard, part, parts, rows, seen, new, changed, returned, filtered)
+  INSERT INTO sync_parts (sync_id, shard, part, parts, rows, seen, new, changed, returned, filtered, left_scope, entered_scope)
   SELECT $1, $3, $4, $5, cardinality($7::text[]), count(*) FILTER (WHERE NOT f.seen_now), count(*) FILTER (WHERE NOT f.known),
-    count(*) FILTER (WHERE f.changed), count(*) FILTER (WHERE f.returned), $6
+    count(*) FILTER (WHERE f.changed), count(*) FILTER (WHERE f.returned), $6, (SELECT count(*) FROM leaving),
+    count(*) FILTER (WHERE f.reentered)
   FROM fate f
   ON CONFLICT DO NOTHING
   RETURNING 1 AS claimed
@@ -94,12 +103,13 @@ contested AS MATERIALIZED (
 ),
 -- The rows to write, probed by key (url = ANY): never a scan of the site, whatever the statistics say.
 moved AS MATERIALIZED (
-  SELECT f.* FROM fate f WHERE f.changed OR f.returned OR (f.compared AND f.old_source IS DISTINCT FROM f.source)
+  SELECT f.* FROM fate f WHERE f.changed OR f.returned OR f.reentered OR (f.compared AND f.old_source IS DISTINCT FROM f.source)
 ),
 updated AS (
   UPDATE urls u SET sitemap_lastmod = m.lastmod, changefreq = m.changefreq, priority = m.priority, source_sitemap = m.source,
     locale = m.locale, path_prefix = m.path_prefix, last_seen_at = now(), sitemap_synced_at = now(),
-    changed_at = CASE WHEN m.changed OR m.returned THEN now() ELSE u.changed_at END, removed_at = NULL, last_sync_id = $1
+    changed_at = CASE WHEN m.changed OR m.returned OR m.reentered THEN now() ELSE u.changed_at END, removed_at = NULL,
+    out_of_scope = false, last_sync_id = $1
   FROM moved m
   WHERE u.site_id = $2 AND u.url = ANY (ARRAY(SELECT url FROM moved)) AND u.url = m.url AND EXISTS (SELECT 1 FROM claim)
 ),
@@ -130,13 +140,23 @@ hist AS (
   INSERT INTO url_history (site_id, url, sync_id, event, old_value, new_value)
   SELECT $2, f.url, $1, e.event, e.old_value, e.new_value
   FROM fate f CROSS JOIN LATERAL (VALUES
-    ('returned', NULL::text, NULL::text, f.was_removed),
+    ('returned', NULL::text, NULL::text, f.returned),
+    ('entered_scope', NULL::text, NULL::text, f.reentered),
     ('lastmod', f.old_lastmod, f.lastmod, f.old_lastmod IS DISTINCT FROM f.lastmod),
     ('changefreq', f.old_changefreq, f.changefreq, f.old_changefreq IS DISTINCT FROM f.changefreq),
     ('priority', f.old_priority::text, f.priority::text, f.old_priority IS DISTINCT FROM f.priority)
   ) AS e(event, old_value, new_value, happened)
-  WHERE (f.changed OR f.returned) AND e.happened AND EXISTS (SELECT 1 FROM claim)
+  WHERE (f.changed OR f.returned OR f.reentered) AND e.happened AND EXISTS (SELECT 1 FROM claim)
   ORDER BY f.url, e.event
+),
+-- The live URLs the site filter dropped ($17) leave the scope: not live any more, and not removed by the site.
+left_scope AS (
+  UPDATE urls u SET removed_at = now(), changed_at = now(), out_of_scope = true, last_sync_id = $1
+  FROM leaving l WHERE u.site_id = $2 AND u.url = l.url AND EXISTS (SELECT 1 FROM claim)
+  RETURNING u.url
+),
+left_hist AS (
+  INSERT INTO url_history (site_id, url, sync_id, event) SELECT $2, url, $1, 'left_scope' FROM left_scope ORDER BY url
 )
 SELECT count(*)::int AS applied FROM claim
 `;

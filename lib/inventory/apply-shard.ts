@@ -3,7 +3,8 @@ import type { InventoryDb, Queryable } from './db.js';
 import type { SiteFilter } from './schemas.js';
 import { resolveSitemapIds } from './sitemap-ids.js';
 import { APPLY_PART_SQL } from './apply-part-sql.js';
-import { localeOf, pathPrefixOf } from '../factory/scope/locale.js';
+import { compileFilter } from '../factory/filter/index.js';
+import { pathFactsOf, pathnameOfValidUrl } from '../factory/scope/locale.js';
 import type { ShardEntry } from '../core/types.js';
 
 /** At most this many URLs a transaction (DESIGN "Inventory"). */
@@ -39,30 +40,41 @@ interface Row {
 }
 
 function toRow(entry: ShardEntry): Row {
-  const { url, lastmod, changefreq, priority, source } = entry;
-  return { url, lastmod, changefreq, priority, source, sources: [source], locale: localeOf({ loc: url, alternates: [] }), pathPrefix: pathPrefixOf(url) };
+  const { url, lastmod, changefreq, priority, source, locale } = entry;
+  const pathname = pathnameOfValidUrl(url);
+  // The walk judged the locale (its path, else its hreflang); the path group looks through a folder naming it.
+  const pathPrefix = pathname === null ? null : pathFactsOf(pathname, locale).pathPrefix;
+  return { url, lastmod, changefreq, priority, source, sources: [source], locale, pathPrefix };
 }
 
-// The wizard's sub-tree: a URL is kept when its path group and its locale are among the chosen ones (empty: any).
-function keeps(filter: SiteFilter | null | undefined, row: Row): boolean {
-  if (!filter) return true;
-  if (filter.pathPrefixes.length > 0 && !filter.pathPrefixes.includes(row.pathPrefix ?? '/')) return false;
-  return filter.locales.length === 0 || (row.locale !== null && filter.locales.includes(row.locale));
+// The wizard's sub-tree is judged by the walk's own filter (one implementation for walk, jobs and syncs).
+function siteFilterTest(filter: SiteFilter | null | undefined): ((row: Row) => boolean) | null {
+  if (!filter || (filter.pathPrefixes.length === 0 && filter.locales.length === 0)) return null;
+  const keep = compileFilter({ pathPrefixes: filter.pathPrefixes, locales: filter.locales });
+  if (keep === null) return null;
+  return (row) => keep({ url: row.url, lastmod: row.lastmod, locale: row.locale }, { url: row.source, depth: 0, parent: null });
 }
 
 /**
  * Deduplicates by URL (the first entry's facts win; every sitemap listing it is kept as a membership) and applies the
- * site filter; returns the rows to write and how many the filter dropped.
+ * site filter; returns the rows to write and the URLs the filter dropped.
  */
-export function prepareRows(entries: readonly ShardEntry[], filter?: SiteFilter | null): { rows: Row[]; filtered: number } {
+export function prepareRows(entries: readonly ShardEntry[], filter?: SiteFilter | null): { rows: Row[]; dropped: string[] } {
   const byUrl = new Map<string, Row>();
   for (const entry of entries) {
     const row = byUrl.get(entry.url);
     if (row === undefined) byUrl.set(entry.url, toRow(entry));
     else if (!row.sources.includes(entry.source)) row.sources.push(entry.source);
   }
-  const rows = [...byUrl.values()].filter((row) => keeps(filter, row));
-  return { rows, filtered: byUrl.size - rows.length };
+  const keeps = siteFilterTest(filter);
+  if (keeps === null) return { rows: [...byUrl.values()], dropped: [] };
+  const rows: Row[] = [];
+  const dropped: string[] = [];
+  for (const row of byUrl.values()) {
+    if (keeps(row)) rows.push(row);
+    else dropped.push(row.url);
+  }
+  return { rows, dropped };
 }
 
 function partsOf(rows: Row[]): Row[][] {
@@ -104,7 +116,8 @@ interface Part {
   index: number;
   total: number;
   rows: Row[];
-  filtered: number;
+  /** The URLs the site filter dropped (part 0 carries the shard's). */
+  dropped: string[];
   sitemapIds: ReadonlyMap<string, number>;
 }
 
@@ -112,7 +125,7 @@ interface Part {
 // written together (lib/inventory/apply-part-sql.ts); a key already there writes nothing.
 async function applyPart(db: Queryable, part: Part): Promise<boolean> {
   const { syncId, siteId, shard } = part.shard;
-  const params = [syncId, siteId, shard, part.index, part.total, part.filtered, ...columns(part.rows, part.sitemapIds)];
+  const params = [syncId, siteId, shard, part.index, part.total, part.dropped.length, ...columns(part.rows, part.sitemapIds), part.dropped];
   const [row] = await db.query(APPLY_PART_SQL, params);
   return AppliedSchema.parse(row).applied === 1;
 }
@@ -123,7 +136,7 @@ async function applyPart(db: Queryable, part: Part): Promise<boolean> {
  * or by a second worker, writes nothing twice.
  */
 export async function applyShard(db: InventoryDb, shard: ShardToApply): Promise<ShardApplied> {
-  const { rows, filtered } = prepareRows(shard.entries, shard.filter);
+  const { rows, dropped } = prepareRows(shard.entries, shard.filter);
   const parts = partsOf(rows);
   const sitemapIds = await resolveSitemapIds(
     db,
@@ -132,7 +145,7 @@ export async function applyShard(db: InventoryDb, shard: ShardToApply): Promise<
   );
   const result: ShardApplied = { appliedParts: 0, skippedParts: 0 };
   for (const [index, partRows] of parts.entries()) {
-    const part = { shard, index, total: parts.length, rows: partRows, filtered: index === 0 ? filtered : 0, sitemapIds };
+    const part = { shard, index, total: parts.length, rows: partRows, dropped: index === 0 ? dropped : [], sitemapIds };
     if (await applyPart(db, part)) result.appliedParts += 1;
     else result.skippedParts += 1;
   }

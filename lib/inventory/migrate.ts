@@ -9,6 +9,7 @@ import { sql as partCounters } from './migrations/006-part-counters.js';
 import { sql as syncSlices } from './migrations/007-sync-slices.js';
 import { sql as partSightings } from './migrations/008-part-sightings.js';
 import { sql as implicitMembership } from './migrations/009-implicit-membership.js';
+import { sql as scopeMoves } from './migrations/010-scope-moves.js';
 import { createLogger } from '../utils/logger.js';
 
 const log = createLogger('inventory:migrate');
@@ -24,6 +25,7 @@ export const MIGRATIONS: ReadonlyArray<{ version: number; name: string; sql: str
   { version: 7, name: 'sync-slices', sql: syncSlices },
   { version: 8, name: 'part-sightings', sql: partSightings },
   { version: 9, name: 'implicit-membership', sql: implicitMembership },
+  { version: 10, name: 'scope-moves', sql: scopeMoves },
 ];
 
 // Postgres advisory locks take a bigint; this one is ours for the migration step (the bytes of "cfmigr1").

@@ -57,7 +57,11 @@ export const SyncSchema = z.object({
   changed: count,
   returned: count,
   removed: count,
+  /** URLs the site's filter dropped (each time a sitemap lists one); of them, the live ones that left the scope. */
   filtered: count,
+  leftScope: count,
+  /** URLs that had left the scope and are in it again (a wider sub-tree). */
+  enteredScope: count,
   /** Incremental re-sync: sitemaps not read because unchanged, and the live URLs they kept (never removed). */
   unchangedSitemaps: count,
   kept: count,
@@ -100,6 +104,8 @@ export const UrlRowSchema = z.object({
   sitemapSyncedAt: instant,
   changedAt: instant,
   removedAt: instant.nullable(),
+  /** Not live because the site's scope no longer holds it (`removedAt`: since when), not because the site dropped it. */
+  outOfScope: z.boolean(),
   lastSyncId: z.string(),
 });
 export type UrlRow = z.infer<typeof UrlRowSchema>;
@@ -108,7 +114,7 @@ export type UrlRow = z.infer<typeof UrlRowSchema>;
 export const HistoryRowSchema = z.object({
   id: z.coerce.number().int(),
   syncId: z.string(),
-  event: z.enum(['lastmod', 'changefreq', 'priority', 'removed', 'returned']),
+  event: z.enum(['lastmod', 'changefreq', 'priority', 'removed', 'returned', 'left_scope', 'entered_scope']),
   oldValue: z.string().nullable(),
   newValue: z.string().nullable(),
   recordedAt: instant,
