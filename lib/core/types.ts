@@ -176,6 +176,10 @@ export const ScopeEstimateSchema = z.object({
   urlEstimate: z.number().int().nonnegative().nullable(),
   sampledChildren: z.number().int().nonnegative(),
   languagesDetected: z.array(z.string()),
+  /** The path groups of the URLs the probe read (their counts are of that sample), largest first, `other` last. */
+  pathGroups: z.array(PathGroupSchema),
+  /** The locales of the URLs the probe read, each with how many of them a filter on it keeps, most first. */
+  locales: z.array(z.object({ locale: z.string(), urls: z.number().int().nonnegative() })),
   expectedDuration: z.number().nonnegative(),
   transport: z.enum(['fetch', 'playwright']),
   requests: z.number().int().nonnegative(),

@@ -2,7 +2,7 @@ import { discover, fallbackAfterRobots, parseRootUrl } from './discovery/discove
 import { isFactoryError } from '../core/errors.js';
 import { resolveWalkOptions, type WalkOptions, type WalkOptionsInput } from '../core/limits.js';
 import { compileFilter, type EntryFilter } from './filter/index.js';
-import { localeFromPathname, localeOf, normaliseHreflang, pathFactsOf, pathnameOfValidUrl } from './scope/locale.js';
+import { localeOf, pathFactsOf, pathnameOfValidUrl, urlLocaleOf } from './scope/locale.js';
 import { readSitemap, type ItemMapper, type ReadSitemapContext, type SitemapOpener } from './walk/sitemap-reader.js';
 import type { ParsedUrl, ShardEntry, SitemapEntry, SitemapRef, SitemapValidator, Validators, WalkState } from '../core/types.js';
 import { UrlExpander } from './url/url-expander.js';
@@ -108,23 +108,12 @@ export const createUrlMapper = (keep: EntryFilter | null = null): ItemMapper<str
       const urls = expander.expandPositions(parsed);
       for (let i = 0; i < urls.length; i++) {
         const url = urls[i];
-        if (url !== null && url !== undefined && keep({ url, lastmod: parsed.lastmod, locale: urlLocale(parsed, i, url) }, ref)) out.push(url);
+        if (url !== null && url !== undefined && keep({ url, lastmod: parsed.lastmod, locale: urlLocaleOf(parsed, i, url) }, ref)) out.push(url);
       }
     }
   };
   return Object.assign(filtered, { release });
 };
-
-// The loc's locale (position 0) as the entry states it; an alternate's from its hreflang, else from its path.
-// Paths read off the string (pathnameOfValidUrl): a URL parse per entry would be most of a job's mapping time.
-function urlLocale(parsed: ParsedUrl, position: number, url: string): string | null {
-  if (position === 0) return localeOf(parsed, pathnameOfValidUrl(url));
-  const alternate = parsed.alternates[position - 1];
-  const declared = alternate ? normaliseHreflang(alternate.hreflang) : null;
-  if (declared !== null) return declared;
-  const pathname = pathnameOfValidUrl(url);
-  return pathname === null ? null : localeFromPathname(pathname);
-}
 
 /** The options' filter, with the walk's root standing in for the scope's root when the caller gave none. */
 function filterFor(options: WalkOptions, root: string | null): EntryFilter | null {
@@ -259,7 +248,7 @@ export const createShardEntryMapper = (keep: EntryFilter | null = null): ItemMap
       for (let i = 0; i < urls.length; i++) {
         const url = urls[i];
         if (url === null || url === undefined) continue;
-        const locale = urlLocale(parsed, i, url);
+        const locale = urlLocaleOf(parsed, i, url);
         if (keep === null || keep({ url, lastmod, locale }, ref)) out.push({ url, lastmod, changefreq, priority, source: ref.url, locale });
       }
     }

@@ -313,6 +313,20 @@ export function localeOf(entry: { loc: string; alternates: readonly { hreflang: 
   return null;
 }
 
+/**
+ * The locale of one URL of a page (`position` 0: its loc, `k`: its alternate `k - 1`, as UrlExpander numbers them): the
+ * loc's as localeOf says, an alternate's from its hreflang, else from its path. Paths are read off the string
+ * (pathnameOfValidUrl): a URL parse per entry would be most of a job's mapping time.
+ */
+export function urlLocaleOf(parsed: { loc: string; alternates: readonly { hreflang: string; href: string }[] }, position: number, url: string): string | null {
+  if (position === 0) return localeOf(parsed, pathnameOfValidUrl(url));
+  const alternate = parsed.alternates[position - 1];
+  const declared = alternate ? normaliseHreflang(alternate.hreflang) : null;
+  if (declared !== null) return declared;
+  const pathname = pathnameOfValidUrl(url);
+  return pathname === null ? null : localeFromPathname(pathname);
+}
+
 /** Options of a LanguageDetector. */
 export interface LanguageDetectorOptions {
   /** Other languages with locale folders needed to read an ambiguous word-like code as a locale (rule 3). */

@@ -13,7 +13,8 @@
 import { isFactoryError, type FactoryError } from '../../core/errors.js';
 import { openSitemap, type OpenedSitemap } from '../fetch/index.js';
 import type { WalkOptions } from '../../core/limits.js';
-import type { LanguageDetector } from './locale.js';
+import { urlLocaleOf, type LanguageDetector } from './locale.js';
+import type { SampleScope } from './sample-scope.js';
 import { createSitemapParser, type ParsedItem, type SitemapParser } from '../parse/index.js';
 import { sitemapRequestOptions } from '../fetch/request-options.js';
 import type { ParsedUrl, SitemapFormat } from '../../core/types.js';
@@ -86,6 +87,8 @@ export interface SitemapCount {
 export interface CountContext {
   limits: WalkOptions;
   detector: LanguageDetector;
+  /** The path groups and locales of the URLs read: the wizard's sub-tree choices. */
+  sample: SampleScope;
   /** Identity keys of the top sitemaps: an index listing one again is a cycle the walk skips. */
   skipKeys: Set<string>;
   signal?: AbortSignal;
@@ -121,7 +124,13 @@ class SitemapTally {
   private takeEntry(entry: ParsedUrl): void {
     if (this.entries >= this.context.limits.maxUrlsPerSitemap) return void (this.limited = true);
     this.entries += 1;
-    this.urls += this.expander.expand(entry).length;
+    const urls = this.expander.expandPositions(entry);
+    for (let i = 0; i < urls.length; i++) {
+      const url = urls[i];
+      if (url === null || url === undefined) continue;
+      this.urls += 1;
+      this.context.sample.add(url, urlLocaleOf(entry, i, url));
+    }
     this.context.detector.addEntry(entry);
   }
 

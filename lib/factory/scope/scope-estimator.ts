@@ -58,6 +58,7 @@ import { discover, parseRootUrl, type Discovery } from '../discovery/discovery.j
 import { FactoryError, RequestError, isFactoryError } from '../../core/errors.js';
 import { resolveWalkOptions, type WalkOptions, type WalkOptionsInput } from '../../core/limits.js';
 import { LanguageDetector } from './locale.js';
+import { SampleScope } from './sample-scope.js';
 import { countSitemap, isIndexCount, spreadPick, type CountContext, type SitemapCount } from './scope-counter.js';
 import {
   ASSUMED_URLS_PER_SITEMAP,
@@ -139,6 +140,7 @@ class ProbeClock {
 /** One probe's running state: what it counted, what it warns about, and its WAF signals. */
 class ScopeProbe {
   readonly detector = new LanguageDetector();
+  readonly choices = new SampleScope();
   readonly warnings: string[] = [];
   readonly wafSignals: string[] = [];
   /** Read times (ms, scaled up when cut) of the urlsets sampled: the walk's time per sitemap. */
@@ -151,7 +153,7 @@ class ScopeProbe {
     readonly clock: ProbeClock,
     private readonly signal?: AbortSignal,
   ) {
-    this.context = { limits, detector: this.detector, skipKeys: new Set(), signal: clock.signal };
+    this.context = { limits, detector: this.detector, sample: this.choices, skipKeys: new Set(), signal: clock.signal };
   }
 
   /**
@@ -232,15 +234,16 @@ class ScopeProbe {
     if (children === null) return null;
     const deeper = level < MAX_NESTED_SAMPLE_LEVELS ? await this.valueOf(spreadPick(count.picks, 1)[0], level + 1) : null;
     const ceiling = Math.max(ASSUMED_URLS_PER_SITEMAP, this.limits.maxUrlsPerSitemap);
-    const per = deeper ?? { urls: ASSUMED_URLS_PER_SITEMAP, sitemaps: 1, ceiling, counted: 0 };
-    return { urls: children * per.urls, sitemaps: 1 + children * per.sitemaps, ceiling: children * per.ceiling, counted: per.counted };
+    const per = deeper ?? { urls: ASSUMED_URLS_PER_SITEMAP, sitemaps: 1, ceiling, counted: 0, exact: false };
+    return { urls: children * per.urls, sitemaps: 1 + children * per.sitemaps, ceiling: children * per.ceiling, counted: per.counted, exact: false };
   }
 
   private leafValue(count: SitemapCount): SampleValue | null {
     const urls = pointUrls(count, this.limits);
     if (urls === null || count.scale === null) return null;
     this.leafMs.push(count.ms * count.scale);
-    return { urls, sitemaps: 1, ceiling: Math.max(urlCeiling(count, this.limits), this.limits.maxUrlsPerSitemap), counted: count.urls };
+    const ceiling = Math.max(urlCeiling(count, this.limits), this.limits.maxUrlsPerSitemap);
+    return { urls, sitemaps: 1, ceiling, counted: count.urls, exact: count.complete };
   }
 
   private async trySample(url: string | undefined): Promise<SitemapCount | null> {
@@ -316,7 +319,8 @@ async function measure(probe: ScopeProbe, sitemaps: string[]): Promise<ScopeFigu
   if (unread.length > 0) probe.warn(`${sitemaps.length} top sitemaps: ${unread.length} not read, counted as sub-sitemaps of unknown size`);
   const picks = tops.flatMap(({ count }) => (count !== null && isIndexCount(count) ? count.picks : []));
   const samples = await probe.sample([...picks, ...unread]);
-  const figures = scopeFigures({ tops, unreadTops: unread.length, samples, leafMs: probe.leafMs }, probe.limits);
+  const walled = probe.wafSignals.length > 0;
+  const figures = scopeFigures({ tops, unreadTops: unread.length, samples, leafMs: probe.leafMs, walled }, probe.limits);
   if (figures.subSitemapCount > 0 && figures.sampledChildren === 0) probe.warn('no sub-sitemap could be sampled within the budget: no point estimate');
   if (figures.floorRule !== null) probe.warn(figures.floorRule);
   return figures;
@@ -339,6 +343,7 @@ function toEstimate(probe: ScopeProbe, base: { rootUrl: string; sitemaps: string
     ...base,
     ...figures,
     languagesDetected: probe.detector.languagesDetected(),
+    ...probe.choices.finish(),
     transport: probe.wafSignals.length > 0 ? 'playwright' : 'fetch',
     requests: probe.requests,
     probeMs: Math.round(probe.clock.elapsedMs()),

@@ -41,6 +41,8 @@ export interface SampleValue {
   ceiling: number;
   /** URLs actually counted (the range's floor takes only these). */
   counted: number;
+  /** A urlset read whole: `counted` is all it holds. */
+  exact: boolean;
 }
 
 /** A top sitemap as the probe found it; `count` null when it could not be read. */
@@ -146,6 +148,8 @@ export interface ScopeReading {
   unreadTops: number;
   samples: Array<SampleValue | null>;
   leafMs: number[];
+  /** The site refused like a WAF does (403, a challenge): a refused top may hold URLs a browser would get. */
+  walled: boolean;
 }
 
 /** Range, point estimate and duration from what the probe read (the rules at the top of scope-estimator.ts). */
@@ -158,14 +162,22 @@ export function scopeFigures(reading: ScopeReading, limits: WalkOptions): ScopeF
   const floor = childFloor(children.low, child);
   const secondsPerSitemap = reading.leafMs.length > 0 ? mean(reading.leafMs) / 1000 : DEFAULT_SECONDS_PER_SITEMAP;
   const seconds = topUrlsetSeconds(reading.tops) + ((count * child.sitemaps) / limits.concurrency) * secondsPerSitemap;
+  // Every child sampled, each a urlset read whole: what they hold is counted, not estimated.
+  const exactChildren =
+    children.high > 0 && children.low === children.high && child.sampled === children.high && reading.samples.every((value) => value?.exact === true);
+  const range: [number, number] = exactChildren
+    ? [direct.low + child.counted, direct.high + child.counted]
+    : // The ceiling is the cap of every child; the floor assumes of the others only what the samples support.
+      [direct.low + floor.urls, direct.high + children.high * child.high];
+  const point = direct.point === null || fromChildren === null ? null : direct.point + Math.round(exactChildren ? child.counted : fromChildren);
   return {
     subSitemapCount: count,
-    // The ceiling is the cap of every child; the floor assumes of the others only what the samples support.
-    urlEstimateRange: [direct.low + floor.urls, direct.high + children.high * child.high],
-    urlEstimate: direct.point === null || fromChildren === null ? null : direct.point + Math.round(fromChildren),
+    urlEstimateRange: range,
+    // A range of one value is the point, unless a top refused behind a WAF leaves it unknown.
+    urlEstimate: range[0] === range[1] && !(reading.walled && reading.tops.some((top) => top.count === null)) ? range[0] : point,
     sampledChildren: child.sampled,
     expectedDuration: Math.round(seconds * 100) / 100,
-    floorRule: floor.rule,
+    floorRule: exactChildren ? `every sub-sitemap was read whole: the ${child.counted.toLocaleString('en')} URLs they list are counted, not estimated` : floor.rule,
   };
 }
 

@@ -297,7 +297,8 @@ describe('estimateScope: transport and WAF signals', () => {
   it('a top sitemap that is merely missing (404) is a warning, not a WAF signal', async () => {
     const site = await serve(() => ({ '/robots.txt': robotsFor('/gone.xml') }));
     const result = await estimate(site);
-    expect(result).toMatchObject({ transport: 'fetch', urlEstimate: null });
+    // Its only sitemap is gone: the walk would find nothing, which is known, not unknown.
+    expect(result).toMatchObject({ transport: 'fetch', urlEstimate: 0, urlEstimateRange: [0, 0] });
     expect(result.warnings.join('\n')).toContain('http_status');
   });
 
