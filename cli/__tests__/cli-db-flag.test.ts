@@ -34,11 +34,21 @@ describe('--db postgres://...', () => {
   it('sync writes into Postgres, and serve and sites read the same inventory from it', { timeout: 120_000 }, async () => {
     const sync = await runCliIn(['sync', demo.rootUrl, '--site', 'demo', '--allow-private', '--db', url, '--timeout', '9000'], { env, cwd });
     expect(sync.code, sync.stderr).toBe(0);
-    // The fetch flags a sync does not use are named, not dropped silently.
-    expect(sync.stderr).toContain("note: --timeout not used: a sync runs with its site's options");
     expect(sync.stderr).toContain('into Postgres (postgres://');
     const rows = await admin.query(`SELECT count(*)::int AS n FROM ${schema}.urls WHERE site_id = 'demo'`);
     expect(rows.rows[0]).toEqual({ n: demo.expectation.all.pageUrls });
+    // The fetch flags of a sync that adds its site become the site's options, never dropped silently.
+    const stored = await admin.query(`SELECT options FROM ${schema}.sites WHERE site_id = 'demo'`);
+    expect(stored.rows[0]).toEqual({ options: { timeoutMs: 9000 } });
+    // Flags no site keeps, or options for a site that has its own, are refused before anything starts.
+    const header = await runCliIn(['sync', demo.rootUrl, '--site', 'other', '--allow-private', '--db', url, '-H', 'X-A: 1'], { env, cwd });
+    expect(header.code).toBe(2);
+    expect(header.stderr).toContain('--header: not kept with a site');
+    const again = await runCliIn(['sync', demo.rootUrl, '--site', 'demo', '--allow-private', '--db', url, '--max-urls', '5'], { env, cwd });
+    expect(again.code).toBe(2);
+    expect(again.stderr).toContain('--max-urls: site demo exists with its own options; change them with: crawler-factory sites set demo');
+    const siteIds = await admin.query(`SELECT site_id FROM ${schema}.sites ORDER BY site_id`);
+    expect(siteIds.rows).toEqual([{ site_id: 'demo' }]);
 
     const serve = startCli(['serve', '--port', '0', '--db', url], { env, cwd });
     try {

@@ -5,11 +5,16 @@ import { withRunningSyncWayOut } from '../running-sync.js';
 import { exportFolderSecret } from '../folder-secret.js';
 import { forgetRunSettings, loadRunSettings, pickFlags, resumeFlags, saveRunSettings } from '../run-settings.js';
 import { stopOnSignals } from '../stop-signals.js';
+import { optionsPatchFrom } from './sites.js';
 import { MIN_BUDGET_MS } from './estimate.js';
 import {
   DEFAULT_DB_DIR,
   type Sync,
   ensureSite,
+  findSite,
+  patchOptions,
+  siteIdFromUrl,
+  type SiteOptions,
   advanceSync,
   applyStopFor,
   startSync,
@@ -34,15 +39,27 @@ export interface SyncFlags extends CommonFlags {
 /** What a sync keeps beside it for `--resume` (the rest of its options are the site's, in the inventory). */
 const SYNC_SETTINGS = ['allowPrivate', 'allowHost', 'resolve', 'full', 'db'] as const;
 
-/** Fetch flags `sync` takes (as every fetching command) but does not use: a sync runs with its site's options. */
-const UNUSED_FLAGS = ['timeout', 'concurrency', 'maxDepth', 'maxUrls', 'userAgent', 'header', 'cookie', 'proxy', 'rate', 'retries'] as const;
+/** Fetch flags a site keeps as its options: a sync that adds the site gives them to it (as `sites set` would). */
+const SITE_OPTION_FLAGS = ['timeout', 'concurrency', 'maxDepth', 'maxUrls', 'userAgent'] as const;
+/** Fetch flags `sync` takes (as every fetching command) that no site keeps: refused, never ignored. */
+const NOT_SITE_OPTIONS = ['header', 'cookie', 'proxy', 'rate', 'retries'] as const;
 
-/** Says which given flags a sync ignores, rather than ignoring them silently. */
-function unusedFlagsNote(values: SyncFlags): string | null {
-  const given = Object.keys(pickFlags(values, UNUSED_FLAGS)).map((key) => `--${key.replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`)}`);
-  return given.length === 0
-    ? null
-    : `note: ${given.join(', ')} not used: a sync runs with its site's options (set when the site is added, e.g. from the console)\n`;
+const flagNames = (keys: string[]): string => keys.map((key) => `--${key.replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`)}`).join(', ');
+
+/**
+ * The options a sync gives the site it adds, from its flags; refused (exit 2) when a flag is not a site option, or the
+ * site exists already (its options are its own: `sites set` changes them). A resume runs with its job's: noted.
+ */
+async function newSiteOptions(runtime: SyncRuntime, values: SyncFlags, rootUrl: string): Promise<SiteOptions | undefined> {
+  const refused = Object.keys(pickFlags(values, NOT_SITE_OPTIONS));
+  if (refused.length > 0)
+    throw new UsageError(`${flagNames(refused)}: not kept with a site, so a sync cannot use them (a site keeps ${flagNames([...SITE_OPTION_FLAGS])})`);
+  const given = Object.keys(pickFlags(values, SITE_OPTION_FLAGS));
+  if (given.length === 0) return undefined;
+  const siteId = values.site ?? (URL.canParse(rootUrl) ? siteIdFromUrl(new URL(rootUrl)) : undefined);
+  if (siteId !== undefined && (await findSite(runtime.db, siteId)) !== null)
+    throw new UsageError(`${flagNames(given)}: site ${siteId} exists with its own options; change them with: crawler-factory sites set ${siteId} ${flagNames(given)} ...`);
+  return patchOptions({}, optionsPatchFrom(values));
 }
 
 /** `sync 3/9 sitemaps · 12,000 urls · 12/12 shards · 40 new · 3 changed · running` on stderr. */
@@ -71,9 +88,15 @@ async function syncToRun(runtime: SyncRuntime, values: SyncFlags, rootUrl: strin
   if (values.resume !== undefined) return values.resume;
   if (rootUrl === undefined) throw new UsageError('expected a <rootUrl> or --resume <syncId>');
   const schedule = scheduleFlag(values.schedule);
+  const options = await newSiteOptions(runtime, values, rootUrl);
   const site = await ensureSite(
     runtime.db,
-    { rootUrl, ...(values.site === undefined ? {} : { siteId: values.site }), ...(schedule === undefined ? {} : { schedule }) },
+    {
+      rootUrl,
+      ...(values.site === undefined ? {} : { siteId: values.site }),
+      ...(schedule === undefined ? {} : { schedule }),
+      ...(options === undefined ? {} : { options }),
+    },
     runtime.net,
   );
   return (await withRunningSyncWayOut(runtime.db, site.siteId, () => startSync(runtime, site.siteId, { full: values.full === true }))).syncId;
@@ -112,8 +135,9 @@ export async function syncCommand(positionals: string[], given: SyncFlags, io: I
   if (given.resume !== undefined && given.schedule !== undefined) throw new UsageError('--schedule is set when a sync starts, not on --resume');
   scheduleFlag(given.schedule);
   const values = await effectiveFlags(given, io);
-  const unused = unusedFlagsNote(values);
-  if (unused !== null && values.quiet !== true) io.stderr.write(unused);
+  const fixed = Object.keys(pickFlags(given, [...SITE_OPTION_FLAGS, ...NOT_SITE_OPTIONS]));
+  if (given.resume !== undefined && fixed.length > 0 && values.quiet !== true)
+    io.stderr.write(`resume: ${flagNames(fixed)} not applied: the sync goes on with the options its job was created with\n`);
   const net = netPolicyFrom(values);
   const target = dbTarget(values.db, io.env);
   const signals = stopOnSignals();

@@ -7,6 +7,6 @@ export { ScheduleSchema } from './schedule.js';
 export { type Sync } from './schemas.js';
 export { deleteSite } from './site-deletion.js';
 export { listSitePage } from './site-list.js';
-export { type SiteOptionsPatch, assertSiteId, ensureSite, updateSite } from './sites.js';
+export { type SiteOptions, type SiteOptionsPatch, assertSiteId, ensureSite, findSite, patchOptions, siteIdFromUrl, updateSite } from './sites.js';
 export { type SyncRuntime, advanceSync, applyStopFor, startSync, stopSync } from './sync-driver.js';
 export { assertSyncId, getSync, getSyncDetail, runningSync } from './syncs.js';

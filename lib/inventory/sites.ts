@@ -86,9 +86,15 @@ export async function createSite(db: InventoryDb, input: NewSite, net?: NetPolic
   return site;
 }
 
+/** One site, or null when there is none (a deleted site is gone). */
+export async function findSite(db: InventoryDb, siteId: string): Promise<Site | null> {
+  const [site] = parseRows(SiteSchema, await db.query(`SELECT ${SITE_COLUMNS} FROM sites WHERE site_id = $1 AND deleted_at IS NULL`, [siteId]));
+  return site ?? null;
+}
+
 /** One site, or `not_found` (a deleted site is gone). */
 export async function getSite(db: InventoryDb, siteId: string): Promise<Site> {
-  const [site] = parseRows(SiteSchema, await db.query(`SELECT ${SITE_COLUMNS} FROM sites WHERE site_id = $1 AND deleted_at IS NULL`, [siteId]));
+  const site = await findSite(db, siteId);
   if (!site) throw new RequestError('not_found', `no site ${siteId}`);
   return site;
 }
@@ -147,15 +153,14 @@ export async function runningSyncRefusal(db: InventoryDb, siteId: string, what: 
 }
 
 /**
- * The site a CLI sync of `rootUrl` uses: the given (or host-derived) id, added if new (its root checked as on create);
+ * The site a CLI sync of `rootUrl` uses: the given (or host-derived) id, added if new with `options` (its root checked as on create);
  * an id taken by another root is a `conflict`. A schedule given is set on an existing site too (a flag is never ignored).
  */
 export async function ensureSite(db: InventoryDb, input: NewSite, net?: NetPolicy): Promise<Site> {
   // Checked before the comparison below, whose message repeats the URL: a root with a password never gets that far.
   const root = await checkSiteRoot(input.rootUrl, net);
   const siteId = input.siteId === undefined ? siteIdFromUrl(root) : assertSiteId(input.siteId);
-  const existing = await db.query(`SELECT ${SITE_COLUMNS} FROM sites WHERE site_id = $1 AND deleted_at IS NULL`, [siteId]);
-  const [site] = parseRows(SiteSchema, existing);
+  const site = await findSite(db, siteId);
   if (!site) return createSite(db, { ...input, siteId }, net);
   if (site.rootUrl !== root.href) throw new RequestError('conflict', `site ${siteId} has root URL ${site.rootUrl}, not ${input.rootUrl}`);
   return input.schedule === undefined ? site : setSiteSchedule(db, siteId, input.schedule);
