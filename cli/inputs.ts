@@ -19,7 +19,9 @@ export interface Input {
 const SCHEME = /^([a-z][a-z0-9+.-]*):/i;
 // `example.com/x.xml`, `127.0.0.1:8080/x.xml`: a host (with a dot or a port) before the first slash.
 const HOST_THEN_PATH = /^[^/\s:]+(\.[^/\s:]+)*(:\d+)?\//;
-const LOOKS_LIKE_PATH = /^(\.{1,2}[\\/]|[\\/]|~)|\.(xml|gz|txt|rss|atom)$/i;
+// `./x.xml`, `../x`, `/x`, `~/x`: a path whatever follows; `sitemap.xml`: a path unless a host comes first.
+const EXPLICIT_PATH = /^(\.{1,2}[\\/]|[\\/]|~)/;
+const SITEMAP_NAME = /\.(xml|gz|txt|rss|atom)$/i;
 
 function isFile(path: string): boolean {
   try {
@@ -39,7 +41,7 @@ export function resolveInput(raw: string, io: Io, quiet = false): Input {
     if (!isFile(text)) throw new UsageError(`refused "${text}": the ${scheme}: scheme is not fetched; ${ACCEPTED_INPUTS}`);
   }
   if (isFile(text)) return { url: pathToFileURL(resolve(text)).href, local: true };
-  if (LOOKS_LIKE_PATH.test(text) && !HOST_THEN_PATH.test(text)) throw new UsageError(`no such file: ${text}; ${ACCEPTED_INPUTS}`);
+  if (EXPLICIT_PATH.test(text) || (SITEMAP_NAME.test(text) && !HOST_THEN_PATH.test(text))) throw new UsageError(`no such file: ${text}; ${ACCEPTED_INPUTS}`);
   // `ht!tp://x` has a scheme, just not a valid one: adding https:// in front would only make a stranger URL.
   if (text === '' || /\s/.test(text) || text.includes('://')) throw new UsageError(`not a URL: "${text}"; ${ACCEPTED_INPUTS}`);
   const url = `https://${text}`;

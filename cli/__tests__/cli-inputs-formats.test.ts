@@ -54,6 +54,12 @@ describe('inputs', () => {
     expect(run.stderr).toContain('not a URL: "ht!tp://example.com/"');
   });
 
+  it.each(['./nonexist.xml', '../nonexist.xml', 'nonexist.xml', '/nonexist/sitemap.xml', './nonexist'])('%s is a missing file, not a host', async (input) => {
+    const run = await runMain(['walk', ...allow, input]);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain(`no such file: ${input}`);
+  });
+
   it('-- ends options, so an input may start with a dash', async () => {
     const run = await runMain(['walk', ...allow, '--', '-not-a-file.xml']);
     expect(run.code).toBe(2);
