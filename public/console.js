@@ -1,6 +1,7 @@
 // The ops console: plain ES module, no build, no CDN. Talks to /api/factory/* with the bearer token kept in sessionStorage.
 import { watchHealth } from './health.js';
 import { createSiteList, shortTime } from './site-list.js';
+import { groupChoices, scopeWarning } from './scope-choice.js';
 import { renderTrend } from './sync-chart.js';
 import { renderProgress } from './sync-progress.js';
 
@@ -11,7 +12,7 @@ const STEP_BUDGET_MS = 2000;
 
 // `pageCursor` opens the URL page on show (null: the first), `cursor` the next one.
 // `starting` is true from a Sync click until its first status: nothing else may render the sync meanwhile.
-const state = { siteId: null, sync: null, polling: false, starting: false, cursor: null, pageCursor: null, estimate: null };
+const state = { siteId: null, sync: null, polling: false, starting: false, cursor: null, pageCursor: null, estimate: null, warnedChoice: null };
 
 function token() {
   return sessionStorage.getItem(TOKEN_KEY) ?? '';
@@ -101,7 +102,28 @@ function renderEstimate(estimate) {
       return label;
     }),
   );
+  $('#path-group-choices').replaceChildren(
+    ...groupChoices(estimate).map((group) => {
+      const label = document.createElement('label');
+      const input = document.createElement('input');
+      input.type = 'checkbox';
+      input.value = group.prefix;
+      input.addEventListener('change', () => togglePathGroup(group.prefix, input.checked));
+      label.append(input, ` ${group.prefix} (${group.count}) `);
+      return label;
+    }),
+  );
   $('#estimate').hidden = false;
+}
+
+// A group picked from the estimate's list joins (or leaves) the typed ones.
+function togglePathGroup(prefix, on) {
+  const typed = $('#path-groups')
+    .value.split(',')
+    .map((p) => p.trim())
+    .filter(Boolean)
+    .filter((p) => p !== prefix);
+  $('#path-groups').value = (on ? [...typed, prefix] : typed).join(', ');
 }
 
 async function onEstimate(event) {
@@ -129,6 +151,15 @@ function chosenFilter() {
 async function onAddSite(event) {
   event.preventDefault();
   const filter = chosenFilter();
+  // A sub-tree that keeps nothing of what the estimate read is said first; the same choice again is saved.
+  const warning = scopeWarning(filter, state.estimate);
+  const choice = JSON.stringify(filter ?? null);
+  if (warning !== null && state.warnedChoice !== choice) {
+    state.warnedChoice = choice;
+    showErrorAt('add', warning);
+    return;
+  }
+  state.warnedChoice = null;
   const body = { rootUrl: $('#root-url').value.trim(), ...(filter ? { options: { filter } } : {}) };
   if ($('#site-id').value.trim()) body.siteId = $('#site-id').value.trim();
   try {

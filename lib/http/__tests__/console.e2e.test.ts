@@ -414,9 +414,23 @@ describe('ops console in Chromium', () => {
     expect(await near('#add-error', 'Add site')).toBe(true);
     expect(await page.getByRole('alert').count()).toBe(0);
     await page.getByLabel('Site id (optional)').fill('big-two');
+    // A sub-tree typed with a typo keeps none of what the estimate read: said before it is saved, nothing created.
+    await page.getByLabel('A sub-tree').check();
+    await page.getByLabel('Path groups (comma-separated, e.g. /blog/, /docs/)').fill('/dcos/');
+    await page.getByRole('button', { name: 'Add site' }).click();
+    await expect.poll(() => addError.textContent(), { timeout: 15_000 }).toContain('/dcos/ keeps none of the');
+    expect((await api<{ sites: unknown[] }>('/api/factory/sites?q=big-two')).sites).toEqual([]);
+    // Picked from the groups the estimate found instead: saved with that sub-tree.
+    await page.getByLabel('Path groups (comma-separated, e.g. /blog/, /docs/)').fill('');
+    const found = page.getByRole('group', { name: 'Path groups found' }).getByRole('checkbox');
+    const picked = await found.first().inputValue();
+    expect(['/blog/', '/docs/', '/shop/']).toContain(picked);
+    await found.first().check();
+    expect(await page.getByLabel('Path groups (comma-separated, e.g. /blog/, /docs/)').inputValue()).toBe(picked);
     await page.getByRole('button', { name: 'Add site' }).click();
     await expect.poll(() => page.locator('#site-title').textContent(), { timeout: 30_000 }).toBe('Site big-two');
     expect(await addError.isHidden()).toBe(true);
+    expect((await api<{ options: unknown }>('/api/factory/sites/big-two')).options).toMatchObject({ filter: { pathPrefixes: [picked] } });
     await page.screenshot({ path: '.tmp/console-e2e-errors.png', fullPage: true });
   });
 });
