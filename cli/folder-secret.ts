@@ -1,9 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import { link, readFile, rm, writeFile } from 'node:fs/promises';
+import { link, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { factoryConfig } from '../lib/config/factory-config.js';
-import { MIN_SECRET_LENGTH } from '../lib/utils/secret-box.js';
-import { makeDirs } from '../lib/utils/make-dirs.js';
+import { factoryConfig, MIN_SECRET_LENGTH } from '../lib/store/index.js';
 
 /** Where a folder keeps the secret its CLI runs seal request headers with in a shared job store. */
 export const FOLDER_SECRET_FILE = join('.crawler-factory', 'secret-key');
@@ -17,7 +15,7 @@ export async function folderSecret(cwd = process.cwd()): Promise<string> {
   const path = join(cwd, FOLDER_SECRET_FILE);
   const existing = await readSecret(path);
   if (existing !== null) return existing;
-  await makeDirs(dirname(path), 0o700);
+  await mkdir(dirname(path), { recursive: true, mode: 0o700 });
   const temp = `${path}.${randomBytes(6).toString('hex')}.tmp`;
   await writeFile(temp, `${randomBytes(32).toString('base64url')}\n`, { mode: 0o600, flag: 'wx' });
   try {

@@ -1,3 +1,4 @@
+import { addLocDrops, type LocDrops } from '../lib/index.js';
 import type { Writable } from 'node:stream';
 
 /** Counters of a run, as events arrive: they only ever grow, so the line never goes backwards. */
@@ -12,10 +13,13 @@ export class RunCounts {
   errors = 0;
   /** Sitemaps not read because unchanged since the previous run (`--validators`). */
   unchanged = 0;
+  /** The locs the sitemaps read dropped, by reason. */
+  readonly drops: LocDrops = {};
   readonly startedAt = Date.now();
 
-  /** A sitemap was read (or found unchanged), listing `children` more that the walk will read. */
-  sitemapRead(children: number, unchanged = false): void {
+  /** A sitemap was read (or found unchanged), listing `children` more that the walk will read, having dropped `drops`. */
+  sitemapRead(children: number, unchanged = false, drops: LocDrops = {}): void {
+    addLocDrops(this.drops, drops);
     this.sitemapsDone += 1;
     if (unchanged) this.unchanged += 1;
     // This sitemap is known even when nothing listed it (a root): its children come on top of it.

@@ -1,3 +1,4 @@
+import { locDropsText } from '../lib/index.js';
 import { walkLimits, walkSitemapEvents, walkUrlEvents, type WalkCallOptions, type WalkEvent, type SitemapEntry, ValidatorLog } from '../lib/index.js';
 import type { Input } from './inputs.js';
 import type { Io } from './io.js';
@@ -121,7 +122,7 @@ export async function runWalk(
         if (event.type === 'batch') counts.urls += event.items.length;
         if (event.type === 'cycle') counts.sitemapSkipped();
         if (event.type === 'sitemap') {
-          counts.sitemapRead(childrenToRead(event, limits), event.unchanged);
+          counts.sitemapRead(childrenToRead(event, limits), event.unchanged, event.drops);
           outcome.validators.record(event);
         }
         if (event.type === 'error') {
@@ -163,12 +164,15 @@ export async function runWalk(
   return outcome;
 }
 
-/** `walked 1,500 URLs from 2 sitemaps (1 error) in 0.4s`. */
+/** `walked 1,500 URLs from 2 sitemaps (1 error) in 0.4s`, then the locs dropped, by reason, with an example. */
 export function summaryLine(outcome: WalkOutcome, target: string | null): string {
   const { counts } = outcome;
   const errors = `${counts.errors} error${counts.errors === 1 ? '' : 's'}`;
   const where = target === null ? '' : ` -> ${target}`;
   const cut = outcome.interrupted ? ' (interrupted)' : '';
   const unchanged = counts.unchanged > 0 ? `, ${counts.unchanged} unchanged` : '';
-  return `walked ${counts.urls.toLocaleString('en')} URLs from ${counts.sitemapsDone} sitemaps (${errors}${unchanged}) in ${(counts.elapsedMs() / 1000).toFixed(1)}s${where}${cut}\n`;
+  // Locs the sitemaps listed but no output holds (relative, malformed, too long...): never dropped in silence.
+  const drops = locDropsText(counts.drops);
+  const dropped = drops === null ? '' : `; ${drops}`;
+  return `walked ${counts.urls.toLocaleString('en')} URLs from ${counts.sitemapsDone} sitemaps (${errors}${unchanged}) in ${(counts.elapsedMs() / 1000).toFixed(1)}s${where}${cut}${dropped}\n`;
 }

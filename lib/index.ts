@@ -27,5 +27,6 @@ export { discover } from './factory/discovery/discovery.js';
 export { proxyFromEnv } from './factory/fetch/proxy.js';
 export { walkLimits } from './factory/sitemap.js';
 export { parseSiteUrl } from './factory/url/site-url.js';
+export { DROP_REASONS, addLocDrops, locDropsText, type LocDrops } from './core/loc-drops.js';
 export { createLogger, sendLogsTo, setLogLevel } from './utils/logger.js';
 export { Semaphore } from './utils/semaphore.js';

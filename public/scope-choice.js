@@ -25,8 +25,10 @@ export function scopeWarning(filter, estimate) {
   if (sampled === 0) return null;
   const kept = filter.pathPrefixes.reduce((sum, prefix) => sum + (counts.get(prefix) ?? 0), 0);
   const missing = filter.pathPrefixes.filter((prefix) => !counts.has(prefix));
-  if (kept === 0) return `${filter.pathPrefixes.join(', ')} keeps none of the ${sampled} URLs the estimate read: check the spelling, or press Add site again to keep it anyway`;
-  if (kept / sampled < THIN_SHARE) return `${filter.pathPrefixes.join(', ')} keeps ${kept} of the ${sampled} URLs the estimate read (under 1%): press Add site again to keep it anyway`;
+  if (kept === 0)
+    return `${filter.pathPrefixes.join(', ')} keeps none of the ${sampled} URLs the estimate read: check the spelling, or press Add site again to keep it anyway`;
+  if (kept / sampled < THIN_SHARE)
+    return `${filter.pathPrefixes.join(', ')} keeps ${kept} of the ${sampled} URLs the estimate read (under 1%): press Add site again to keep it anyway`;
   if (missing.length > 0) return `${missing.join(', ')} is not among the groups the estimate read: press Add site again to keep it anyway`;
   return null;
 }

@@ -1,8 +1,15 @@
 import { createJob, getJobStatus, readJobShard, retryStalledJob, runSlice } from '../../lib/factory/jobs/index.js';
 import { type NetPolicyInput, type JobStalled, type JobStatus, parseSiteUrl } from '../../lib/index.js';
-import { type JobStore, assertJobId, MemoryJobStore, connectRedisJobStore, createUpstashJobStore, openJobStore } from '../../lib/store/index.js';
-import { factoryConfig } from '../../lib/config/factory-config.js';
-import { SecretBox } from '../../lib/utils/secret-box.js';
+import {
+  type JobStore,
+  assertJobId,
+  MemoryJobStore,
+  SecretBox,
+  connectRedisJobStore,
+  createUpstashJobStore,
+  factoryConfig,
+  openJobStore,
+} from '../../lib/store/index.js';
 import { exportFolderSecret, folderSecret } from '../folder-secret.js';
 import { resolveInput } from '../inputs.js';
 import { UsageError, type Io } from '../io.js';

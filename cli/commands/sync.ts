@@ -58,7 +58,9 @@ async function newSiteOptions(runtime: SyncRuntime, values: SyncFlags, rootUrl: 
   if (given.length === 0) return undefined;
   const siteId = values.site ?? (URL.canParse(rootUrl) ? siteIdFromUrl(new URL(rootUrl)) : undefined);
   if (siteId !== undefined && (await findSite(runtime.db, siteId)) !== null)
-    throw new UsageError(`${flagNames(given)}: site ${siteId} exists with its own options; change them with: crawler-factory sites set ${siteId} ${flagNames(given)} ...`);
+    throw new UsageError(
+      `${flagNames(given)}: site ${siteId} exists with its own options; change them with: crawler-factory sites set ${siteId} ${flagNames(given)} ...`,
+    );
   return patchOptions({}, optionsPatchFrom(values));
 }
 

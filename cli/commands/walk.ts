@@ -1,3 +1,4 @@
+import { locDropsText } from '../../lib/index.js';
 import { resolveWalkOptions } from '../../lib/index.js';
 import { readInputs } from '../inputs.js';
 import type { Io } from '../io.js';
@@ -72,6 +73,10 @@ export async function walkCommand(inputs: string[], flags: WalkFlags, io: Io): P
   }
   if (!flags.quiet && (flags.summary || io.stderrIsTTY || watch.signalled()) && !io.stderr.destroyed) {
     io.stderr.write(summaryLine(outcome, flags.output ?? null));
+  } else if (!flags.quiet && format !== 'ndjson' && outcome !== null && !io.stderr.destroyed) {
+    // Without the summary line, dropped locs are still said, as errors are (NDJSON carries them in its summary).
+    const drops = locDropsText(outcome.counts.drops);
+    if (drops !== null) io.stderr.write(`crawler-factory: ${drops}\n`);
   }
   return exitCodeOf(outcome, watch.signalled());
 }

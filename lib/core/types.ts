@@ -1,3 +1,4 @@
+import { LocDropsSchema } from './loc-drops.js';
 import { z } from 'zod';
 import { ERROR_KINDS } from './errors.js';
 
@@ -154,6 +155,8 @@ export const WalkSummarySchema = z.object({
   sitemaps: z.number().int().nonnegative(),
   errors: z.number().int().nonnegative(),
   dropped: z.number().int().nonnegative(),
+  /** The locs dropped, by reason, each with its count and the first one (`dropped` is their total). */
+  drops: LocDropsSchema,
   durationMs: z.number().nonnegative(),
 });
 export type WalkSummary = z.infer<typeof WalkSummarySchema>;

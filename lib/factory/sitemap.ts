@@ -67,7 +67,8 @@ export function toSitemapEntry(parsed: ParsedUrl, ref: SitemapRef): SitemapEntry
   // The path's locale, else the hreflang alternate pointing at the entry itself (localeOf without the path read again).
   const locale = facts?.locale ?? (alternates.length === 0 ? null : localeOf(parsed, null));
   // A first folder naming the hreflang locale (`/ca/x/`, `ca`) is a locale folder: the group is the one after it.
-  const pathPrefix = pathname === null || facts === null ? null : facts.locale === null && locale !== null ? pathFactsOf(pathname, locale).pathPrefix : facts.pathPrefix;
+  const pathPrefix =
+    pathname === null || facts === null ? null : facts.locale === null && locale !== null ? pathFactsOf(pathname, locale).pathPrefix : facts.pathPrefix;
   return { loc, lastmod, changefreq, priority, alternates, images, videos, news, source: ref.url, depth: ref.depth, locale, pathPrefix };
 }
 
@@ -185,19 +186,31 @@ export async function* walkEvents<T>(url: string, options: WalkCallOptions, mapp
   const checked = parseSiteUrl(url, limits.net);
   if (!isSiteRoot(url)) return yield* new SitemapWalk<T>(limits, { roots: [checked.href] }, setup).events();
   const found = await discoveredRoots(url, limits, options.signal);
-  for (const problem of found.problems) yield { type: 'error', ...problem };
+  // The summary's `errors` is every error line of the run: discovery's problems, a failed walk's before the fallback.
+  let errorLines = 0;
+  for (const problem of found.problems) {
+    errorLines += 1;
+    yield { type: 'error', ...problem };
+  }
   // Nothing to walk is a failure of the whole walk, as it is of a job: silence would read as "an empty site".
   if (found.sitemaps.length === 0) throw noSitemapError(url);
+  const withOuterErrors = async function* (events: AsyncGenerator<WalkEvent<T>>): AsyncGenerator<WalkEvent<T>> {
+    for await (const event of events) {
+      if (event.type === 'error') errorLines += 1;
+      yield event.type === 'summary' ? { ...event, errors: errorLines } : event;
+    }
+  };
   try {
-    yield* new SitemapWalk<T>(limits, { roots: found.sitemaps }, setup).events();
+    yield* withOuterErrors(new SitemapWalk<T>(limits, { roots: found.sitemaps }, setup).events());
   } catch (error) {
     // Every robots.txt sitemap failed with nothing found: stale lines are common, the well-known paths may still answer.
     const origin = found.source === 'fallback' ? 'fallback' : 'robots';
     const fallback = whenAllRootsFail(origin) === 'fallback' && isFactoryError(error) ? await fallbackAfterRobots(found, limits, options.signal) : null;
     if (!fallback || !isFactoryError(error)) throw error;
     log.warn({ event: 'robots_sitemaps_failed', url, fallback, kind: error.kind }, 'robots.txt sitemaps failed: trying a well-known path');
+    errorLines += 1;
     yield { type: 'error', kind: error.kind, url: error.url, message: error.message, parent: null, depth: 0 };
-    yield* new SitemapWalk<T>(limits, { roots: [fallback] }, setup).events();
+    yield* withOuterErrors(new SitemapWalk<T>(limits, { roots: [fallback] }, setup).events());
   }
 }
 

@@ -29,13 +29,19 @@ export function sealJobHeaders(meta: JobMetaInput, box: SecretBox | null): { met
 export function openJobHeaders(meta: JobMeta, sealed: string | null, box: SecretBox | null, key: string): JobMeta {
   if (sealed === null || sealed === '') return meta;
   if (box === null)
-    throw new FactoryError('config', `job ${meta.jobId} was given request headers, sealed in the job store: set ${SECRET_KEY_VARIABLE} to the key it was created with`);
+    throw new FactoryError(
+      'config',
+      `job ${meta.jobId} was given request headers, sealed in the job store: set ${SECRET_KEY_VARIABLE} to the key it was created with`,
+    );
   let text: string;
   try {
     text = box.open(sealed, meta.jobId);
   } catch (error) {
     if (!(error instanceof SealError)) throw error;
-    throw new FactoryError('config', `job ${meta.jobId}'s request headers do not open with this ${SECRET_KEY_VARIABLE} (${error.message}): use the key it was created with`);
+    throw new FactoryError(
+      'config',
+      `job ${meta.jobId}'s request headers do not open with this ${SECRET_KEY_VARIABLE} (${error.message}): use the key it was created with`,
+    );
   }
   const headers = HeadersSchema.safeParse(JSON.parse(text));
   if (!headers.success) throw new StoreError('corrupt', `record ${key} does not hold request headers`, { key });

@@ -169,7 +169,7 @@ export class EntryBuilder {
   private finishUrl(): void {
     if (this.loc === null) return this.sink.drop('malformed');
     const checked = checkAbsoluteLoc(this.loc, this.options.maxUrlLength);
-    if (checked.drop !== null) return this.sink.drop(checked.drop);
+    if (checked.drop !== null) return this.sink.drop(checked.drop, this.loc);
     this.sink.url({
       loc: checked.loc,
       lastmod: this.lastmod,
@@ -186,7 +186,7 @@ export class EntryBuilder {
   private finishSitemap(): void {
     if (this.loc === null) return this.sink.refuseChild('malformed');
     const checked = resolveLoc(this.loc, this.options.sitemapUrl, this.options.maxUrlLength);
-    if (checked.drop !== null) return this.sink.refuseChild(checked.drop);
+    if (checked.drop !== null) return this.sink.refuseChild(checked.drop, this.loc);
     this.sink.sitemap(checked.loc, this.lastmod);
   }
 
@@ -195,7 +195,7 @@ export class EntryBuilder {
     const link = this.loc ?? this.guid;
     if (link === null) return this.sink.drop('malformed');
     const checked = resolveLoc(link, this.options.sitemapUrl, this.options.maxUrlLength);
-    if (checked.drop !== null) return this.sink.drop(checked.drop);
+    if (checked.drop !== null) return this.sink.drop(checked.drop, link);
     this.sink.url(bareEntry(checked.loc, this.lastmod ?? this.date(this.published ?? '', feedDate)));
   }
 

@@ -24,14 +24,18 @@ export class ItemSink {
     this.sitemaps += 1;
   }
 
-  /** Counts a dropped loc. */
-  drop(reason: DropReason): void {
+  /** The first loc dropped for each reason, made safe to print (see dropExample). */
+  readonly dropExamples: Partial<Record<DropReason, string>> = {};
+
+  /** Counts a dropped loc (`loc`: as written, when there was one). */
+  drop(reason: DropReason, loc: string | null = null): void {
     this.dropped[reason] += 1;
+    if (loc !== null && this.dropExamples[reason] === undefined) this.dropExamples[reason] = dropExample(loc);
   }
 
   /** Counts a dropped child sitemap loc. */
-  refuseChild(reason: DropReason): void {
-    this.drop(reason);
+  refuseChild(reason: DropReason, loc: string | null = null): void {
+    this.drop(reason, loc);
     this.refusedChildren += 1;
   }
 
@@ -53,4 +57,15 @@ export const NONE: never[] = Object.freeze([]) as unknown as never[];
 /** A page known only by its loc (text lines, feed items) with every optional field empty. */
 export function bareEntry(loc: string, lastmod: string | null): ParsedUrl {
   return { loc, lastmod, changefreq: null, priority: null, alternates: NONE, images: NONE, videos: NONE, news: null };
+}
+
+/** Longest example kept of a dropped loc: enough to recognise it, never a whole hostile document. */
+const MAX_EXAMPLE_CHARS = 200;
+
+/**
+ * A dropped loc as an example to show: its first 200 characters, control characters percent-encoded (an encoded
+ * newline must not split a line of output: the reason it was dropped may be that very character).
+ */
+export function dropExample(loc: string): string {
+  return loc.slice(0, MAX_EXAMPLE_CHARS).replace(/[\u0000-\u001f\u007f]/g, (char) => `%${char.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`);
 }

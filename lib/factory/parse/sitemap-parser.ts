@@ -53,6 +53,7 @@ class StreamingSitemapParser implements SitemapParser {
       urls: sink.urls,
       sitemaps: sink.sitemaps,
       dropped: { ...sink.dropped },
+      dropExamples: { ...sink.dropExamples },
       invalidLastmod: sink.invalidLastmod,
       refusedChildren: sink.refusedChildren,
       bytes: ctx.bytes,

@@ -60,6 +60,6 @@ export class TextSitemapParser {
     const checked = checkAbsoluteLoc(line, this.options.maxUrlLength);
     if (checked.drop === null) return this.sink.url(bareEntry(checked.loc, null));
     if (checked.drop !== 'tooLong') this.nonUrlLines += 1;
-    this.sink.drop(checked.drop);
+    this.sink.drop(checked.drop, line);
   }
 }

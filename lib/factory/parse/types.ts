@@ -31,6 +31,8 @@ export interface ParseStats {
   urls: number;
   sitemaps: number;
   dropped: DropCounts;
+  /** The first loc dropped for each reason that dropped any, safe to print. */
+  dropExamples: Partial<Record<DropReason, string>>;
   /** `<lastmod>` values (of pages and child sitemaps) and feed dates that were not W3C datetimes: read as null. */
   invalidLastmod: number;
   /** Child sitemap locs dropped (also counted in `dropped`): not http(s), malformed or too long, so never fetched. */

@@ -10,6 +10,7 @@
  * (a 2,000-URL file cut at a third came out at 2,020 in the tests). Without a declared length (chunked,
  * dynamic sitemaps) nothing is extrapolated: `scale` is null.
  */
+import { locDropsOf, type LocDrops } from '../../core/loc-drops.js';
 import { isFactoryError, type FactoryError } from '../../core/errors.js';
 import { openSitemap, type OpenedSitemap } from '../fetch/index.js';
 import type { WalkOptions } from '../../core/limits.js';
@@ -78,6 +79,8 @@ export interface SitemapCount {
   complete: boolean;
   /** Stopped at maxUrlsPerSitemap or maxChildrenPerIndex, like the walk. */
   limited: boolean;
+  /** Locs dropped in what was read, by reason (the walk drops them too). */
+  drops: LocDrops;
   /** What the counts are multiplied by to cover the whole file: 1 when complete, null when unknown. */
   scale: number | null;
   ms: number;
@@ -188,5 +191,6 @@ export async function countSitemap(url: string, windowMs: number, context: Count
   const scale = scaleOf(opened, tally, complete);
   const ms = performance.now() - started;
   log.debug({ event: 'estimate_sitemap_counted', url, entries, urls, children, complete, scale, bytes: opened.wireBytes(), ms }, 'sitemap counted');
-  return { url, format: parser.stats.format, entries, urls, children, picks: tally.picks(), complete, limited, scale, ms };
+  const { format, dropped, dropExamples } = parser.stats;
+  return { url, format, entries, urls, children, picks: tally.picks(), complete, limited, drops: locDropsOf(dropped, dropExamples), scale, ms };
 }

@@ -53,6 +53,7 @@
  *   counted; otherwise (small or no samples) nothing is assumed of a sitemap not read, so the range contains what
  *   the walk would emit. A warning says which floor rule applied.
  */
+import { locDropsText } from '../../core/loc-drops.js';
 import { z } from 'zod';
 import { discover, parseRootUrl, type Discovery } from '../discovery/discovery.js';
 import { FactoryError, RequestError, isFactoryError } from '../../core/errors.js';
@@ -215,6 +216,7 @@ class ScopeProbe {
       this.requests += 1;
       const count = await countSitemap(url, this.clock.leftMs(), this.context);
       if (!count.complete) this.warnCut(count, 'counts are lower bounds');
+      this.warnDrops(count);
       if (count.limited) this.warn(`${url}: over the ${isIndexCount(count) ? 'children' : 'URL'} limit; the walk keeps the first ones too`);
       return { url, count, unread: false };
     } catch (error) {
@@ -252,12 +254,19 @@ class ScopeProbe {
       this.requests += 1;
       const count = await countSitemap(url, this.clock.leftMs(), this.context);
       if (!count.complete) this.warnCut(count, count.scale === null ? 'counted as unsampled' : `scaled up x${count.scale.toFixed(1)}`);
+      this.warnDrops(count);
       return count;
     } catch (error) {
       this.throwIfCancelled();
       this.warn(`${url}: sample failed (${describe(error)}); counted as unsampled`);
       return null;
     }
+  }
+
+  // Locs the walk would drop too (relative, malformed, too long...): not in any figure, so said.
+  private warnDrops(count: SitemapCount): void {
+    const drops = locDropsText(count.drops);
+    if (drops !== null) this.warn(`${count.url}: ${drops}, not counted (the walk drops them too)`);
   }
 
   private warnCut(count: SitemapCount, outcome: string): void {

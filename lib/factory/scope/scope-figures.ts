@@ -177,7 +177,9 @@ export function scopeFigures(reading: ScopeReading, limits: WalkOptions): ScopeF
     urlEstimate: range[0] === range[1] && !(reading.walled && reading.tops.some((top) => top.count === null)) ? range[0] : point,
     sampledChildren: child.sampled,
     expectedDuration: Math.round(seconds * 100) / 100,
-    floorRule: exactChildren ? `every sub-sitemap was read whole: the ${child.counted.toLocaleString('en')} URLs they list are counted, not estimated` : floor.rule,
+    floorRule: exactChildren
+      ? `every sub-sitemap was read whole: the ${child.counted.toLocaleString('en')} URLs they list are counted, not estimated`
+      : floor.rule,
   };
 }
 

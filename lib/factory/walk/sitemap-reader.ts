@@ -1,3 +1,4 @@
+import { locDropsOf, type LocDrops } from '../../core/loc-drops.js';
 import { FactoryError, toFactoryError } from '../../core/errors.js';
 import {
   openSitemapIfModified,
@@ -75,6 +76,8 @@ export interface SitemapReadSummary {
   /** Children listed, counted up to maxChildrenPerIndex + 1: past the cap the index is not read on. */
   children: number;
   dropped: number;
+  /** The locs dropped, by reason, each with the first one (`dropped` is their total). */
+  drops: LocDrops;
   /** `<lastmod>` values that were not W3C datetimes (read as null). */
   invalidLastmod: number;
   bytes: number;
@@ -245,6 +248,7 @@ class ReadCursor<T> {
       items: this.items,
       children: this.children,
       dropped,
+      drops: locDropsOf(stats.dropped, stats.dropExamples),
       invalidLastmod: stats.invalidLastmod,
       bytes: stats.bytes,
       truncated: this.full,
@@ -268,7 +272,7 @@ function unchangedSummary(
   const etag = seen.answered?.etag ?? seen.previous?.etag ?? null;
   const lastModified = seen.answered?.lastModified ?? seen.previous?.lastModified ?? null;
   const validator = validatorToKeep({ ref, children: 0, problems: 0, etag, lastModified });
-  const counts = { entries: 0, items: skip, children: 0, dropped: 0, invalidLastmod: 0, bytes: 0 };
+  const counts = { entries: 0, items: skip, children: 0, dropped: 0, drops: {}, invalidLastmod: 0, bytes: 0 };
   return { url: ref.url, finalUrl: seen.finalUrl, format: null, depth: ref.depth, ...counts, truncated: false, problems: [], unchanged: true, validator };
 }
 

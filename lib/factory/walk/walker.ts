@@ -1,3 +1,4 @@
+import { addLocDrops, type LocDrops } from '../../core/loc-drops.js';
 import { setMaxListeners } from 'node:events';
 import { FactoryError, toFactoryError } from '../../core/errors.js';
 import { Frontier, urlLimitError } from '../../core/frontier.js';
@@ -32,6 +33,8 @@ export type WalkEvent<T> =
       entries: number;
       children: number;
       dropped: number;
+      /** The locs dropped, by reason (`relative`, `tooLong`, ...), each with its count and the first one. */
+      drops: LocDrops;
       /** `<lastmod>` values that were not W3C datetimes, read as null. */
       invalidLastmod: number;
       /** Children listed that were already visited (listed twice, by another index, or a variant of an ancestor): not read again. */
@@ -93,7 +96,7 @@ export class SitemapWalk<T> {
   private readonly steps = new SignalQueue<Step<T>>();
   private batch: T[] = [];
   private sitemapsDone = 0;
-  private readonly counts = { sitemaps: 0, errors: 0, dropped: 0 };
+  private readonly counts: { sitemaps: number; errors: number; dropped: number; drops: LocDrops } = { sitemaps: 0, errors: 0, dropped: 0, drops: {} };
   /** Some root read whole or yielded something: the run can no longer fail on its roots, so their failures are reported. */
   private rootStands = false;
   /** Failures of roots that yielded nothing: reported once a root stands, else the first one fails the run. */
@@ -161,7 +164,7 @@ export class SitemapWalk<T> {
       if (this.batch.length > 0) yield this.commitBatch();
       if (this.frontierState.allRootsFailed) yield* this.failOnRoots();
       yield* this.releaseDeferred();
-      yield { type: 'summary', urls: this.frontierState.counts.urlsFound, ...this.counts, durationMs: Date.now() - startedAt };
+      yield { type: 'summary', urls: this.frontierState.counts.urlsFound, ...this.counts, drops: { ...this.counts.drops }, durationMs: Date.now() - startedAt };
     } finally {
       await this.closeAll();
     }
@@ -365,7 +368,8 @@ export class SitemapWalk<T> {
       if (slot.ref.depth === 0) yield* this.rootStood();
       this.counts.sitemaps += 1;
       this.counts.dropped += summary.dropped;
-      const { url, depth, format, entries, children, dropped, invalidLastmod, bytes, unchanged, validator } = summary;
+      addLocDrops(this.counts.drops, summary.drops);
+      const { url, depth, format, entries, children, dropped, drops, invalidLastmod, bytes, unchanged, validator } = summary;
       const duplicates = duplicateChildren(slot.children);
       yield {
         type: 'sitemap',
@@ -376,6 +380,7 @@ export class SitemapWalk<T> {
         entries,
         children,
         dropped,
+        drops,
         invalidLastmod,
         duplicates,
         bytes,

@@ -13,7 +13,14 @@ const ORIGIN = 'https://implicit.example';
 const A = `${ORIGIN}/a.xml`;
 const B = `${ORIGIN}/b.xml`;
 
-const entry = (path: string, source: string): ShardEntry => ({ url: `${ORIGIN}${path}`, lastmod: '2026-01-01', changefreq: null, priority: null, source, locale: null });
+const entry = (path: string, source: string): ShardEntry => ({
+  url: `${ORIGIN}${path}`,
+  lastmod: '2026-01-01',
+  changefreq: null,
+  priority: null,
+  source,
+  locale: null,
+});
 
 /** Every sitemap read whole, none failed. */
 const READ_WHOLE: Omit<SyncOutcome, 'seq'> = { errors: [], errorsComplete: true, unchanged: [] };

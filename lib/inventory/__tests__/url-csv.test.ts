@@ -15,7 +15,8 @@ const row: UrlRow = {
   lastSeenAt: '2026-01-03T00:00:00.000Z',
   sitemapSyncedAt: '2026-01-03T00:00:00.000Z',
   changedAt: '2026-01-02T00:00:00.000Z',
-  removedAt: null, outOfScope: false,
+  removedAt: null,
+  outOfScope: false,
   lastSyncId: 'sync-1',
 };
 
