@@ -125,6 +125,13 @@ export async function runWalk(
           counts.sitemapRead(childrenToRead(event, limits), event.unchanged, event.drops);
           outcome.validators.record(event);
         }
+        if (event.type === 'limit') {
+          counts.limitReached = event.message;
+          if (display.format !== 'ndjson' && !display.quiet) {
+            progress.clear();
+            io.stderr.write(`limit: ${event.message}\n`);
+          }
+        }
         if (event.type === 'error') {
           counts.errors += 1;
           if (display.format !== 'ndjson' && !display.quiet) {

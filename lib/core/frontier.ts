@@ -45,9 +45,18 @@ export function allRootsFailed(counts: Pick<FrontierCounts, 'roots' | 'rootsFail
   return counts.roots > 0 && counts.rootsFailed >= counts.roots;
 }
 
-/** The error every driver reports once `maxUrls` stops a run (url null: it is the run's, not a sitemap's). */
+/**
+ * What every driver records once `maxUrls` stops a run (url null: it is the run's, not a sitemap's). It is the caller's
+ * limit reached, not a failure of the site: walks report it as a `limit` event, job and sync statuses as `limitReached`,
+ * never among their errors (a job's store keeps it with them, so the removal step knows the run was cut).
+ */
 export function urlLimitError(maxUrls: number | string): ReportedError {
   return { kind: 'too_many_urls', url: null, message: `maxUrls (${maxUrls}) reached: the run stopped there` };
+}
+
+/** Whether a recorded problem is the run's own `maxUrls` reached (urlLimitError), not a sitemap's. */
+export function isRunLimit(problem: Pick<ReportedError, 'kind' | 'url'>): boolean {
+  return problem.kind === 'too_many_urls' && problem.url === null;
 }
 
 /** The one frontier of a walk or a memory job. */

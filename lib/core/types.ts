@@ -157,6 +157,8 @@ export const WalkSummarySchema = z.object({
   dropped: z.number().int().nonnegative(),
   /** The locs dropped, by reason, each with its count and the first one (`dropped` is their total). */
   drops: LocDropsSchema,
+  /** The caller's limit that stopped the walk (`maxUrls (N) reached: ...`), or null: the walk read everything. */
+  limitReached: z.string().nullable(),
   durationMs: z.number().nonnegative(),
 });
 export type WalkSummary = z.infer<typeof WalkSummarySchema>;
@@ -223,6 +225,8 @@ export const JobStatusSchema = z.object({
   sitemapsPending: z.number().int().nonnegative(),
   errors: z.array(z.object({ kind: ErrorKindSchema, url: z.string().nullable(), message: z.string(), status: z.number().int().optional() })),
   startedAt: z.string(),
+  /** The caller's limit that ended the job (`maxUrls (N) reached: ...`): a limit, not among its errors; null otherwise. */
+  limitReached: z.string().nullable().default(null),
   updatedAt: z.string(),
   // Added later: defaults read an older server's answer as "none".
   /** Set while the job is running but cannot advance (drivers stop looping on it); null otherwise. */

@@ -130,7 +130,8 @@ async function settle(runtime: SyncRuntime, sync: Sync, status: JobStatus, error
   const errorsComplete = errors.length < MAX_ERRORS_KEPT;
   const plan = await removeWhatIsGone(runtime.db, sync, { errors, errorsComplete, unchanged: resync.unchanged });
   await replaceSiteValidators(runtime.db, sync, resync.validators);
-  await finishSync(runtime.db, sync.syncId, 'done');
+  // Stopped by the site's maxUrls: done, and its message says so (a limit reached, not an error).
+  await finishSync(runtime.db, sync.syncId, 'done', status.limitReached);
   const done = await getSync(runtime.db, sync.syncId);
   const counts = { removed: done.removed, unchanged: resync.unchanged.length, keptUnread: done.keptUnread, unreadSitemaps: plan.unread.length };
   log.info({ event: 'sync_done', syncId: sync.syncId, siteId: sync.siteId, ...counts }, 'sync done');

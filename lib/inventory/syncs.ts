@@ -1,3 +1,4 @@
+import { isRunLimit } from '../core/frontier.js';
 import { z } from 'zod';
 import type { InventoryDb } from './db.js';
 import { SyncDetailSchema, SyncSchema, parseRows, type FailedSitemap, type Sync, type SyncDetail } from './schemas.js';
@@ -100,7 +101,8 @@ export async function recordJobStatus(db: InventoryDb, syncId: string, status: J
       status.sitemapsDone,
       status.sitemapsPending,
       JSON.stringify(errorsByKind(status)),
-      JSON.stringify(failedSitemaps(errors)),
+      // The run's own limit reached is not a sitemap that failed: the sync's message says it when it ends.
+      JSON.stringify(failedSitemaps(errors.filter((error) => !isRunLimit(error)))),
     ],
   );
 }

@@ -20,6 +20,8 @@ export interface Outcome {
   urls: string[];
   sources: string[];
   kinds: string[];
+  /** The caller's limit that stopped the run, as it was said (a `limit` event, a job's `limitReached`), or null. */
+  limit: string | null;
   failed: boolean;
   repeats: number;
 }
@@ -28,11 +30,12 @@ export type Start = { rootUrl: string } | { sitemapUrls: string[] };
 export const LOOPBACK: WalkOptionsInput = { net: { allowPrivate: true } };
 
 async function drain(events: AsyncGenerator<WalkEvent<string>>): Promise<Outcome> {
-  const outcome: Outcome = { urls: [], sources: [], kinds: [], failed: false, repeats: 0 };
+  const outcome: Outcome = { urls: [], sources: [], kinds: [], limit: null, failed: false, repeats: 0 };
   try {
     for await (const event of events) {
       if (event.type === 'batch') outcome.urls.push(...event.items);
       else if (event.type === 'error') outcome.kinds.push(event.kind);
+      else if (event.type === 'limit') outcome.limit = event.message;
       if (event.type === 'sitemap') outcome.repeats += event.duplicates;
       if (event.type === 'cycle') outcome.repeats += 1;
     }
@@ -79,7 +82,8 @@ async function viaJob(store: JobStore, start: Start, options: WalkOptionsInput):
   clearTimeout(timer);
   for (let slices = 0; status.state === 'running' && slices < 200; slices += 1) status = await runSlice(store, jobId, slice);
   const repeats = status.duplicates + status.cycleCount;
-  const outcome: Outcome = { urls: [], sources: [], kinds: status.errors.map((error) => error.kind), failed: status.state === 'failed', repeats };
+  const kinds = status.errors.map((error) => error.kind);
+  const outcome: Outcome = { urls: [], sources: [], kinds, limit: status.limitReached, failed: status.state === 'failed', repeats };
   for (let n = 0; n < status.shardsWritten; n += 1) {
     const shard = await readJobShardEntries(store, jobId, n);
     for (const entry of shard?.entries ?? []) {

@@ -56,7 +56,7 @@ describe('one engine at the edges: walk and jobs (memory, redis, a killed slice)
   it('ends done on an empty but valid root beside a dead one, reporting the dead one', async () => {
     const server = await site((origin) => ({ '/empty.xml': { body: urlsetOf(origin, 'e', 0) } }));
     const outcome = await expectOneEngine({ sitemapUrls: [server.url('/missing.xml'), server.url('/empty.xml')] });
-    expect(outcome).toEqual({ urls: [], sources: [], kinds: ['http_status'], failed: false, repeats: 0 });
+    expect(outcome).toEqual({ urls: [], sources: [], kinds: ['http_status'], limit: null, failed: false, repeats: 0 });
   });
 
   it('fails when every root fails having yielded nothing', async () => {
@@ -104,7 +104,8 @@ describe('one engine at the edges: walk and jobs (memory, redis, a killed slice)
       '/b.xml': { body: urlsetOf(origin, 'b', 1_000) },
     }));
     const outcome = await expectOneEngine({ sitemapUrls: [server.url('/index.xml')] }, { maxUrls: 1_500, concurrency: 1 });
-    expect(outcome).toMatchObject({ failed: false, kinds: ['too_many_urls'] });
+    // The caller's limit, said as one: not an error of the site.
+    expect(outcome).toMatchObject({ failed: false, kinds: [], limit: 'maxUrls (1500) reached: the run stopped there' });
     expect(outcome.urls).toHaveLength(1_500);
   });
 
@@ -132,7 +133,14 @@ describe('one engine at the edges: walk and jobs (memory, redis, a killed slice)
       '/empty.xml': { body: urlsetOf(origin, 'e', 0) },
       '/sitemap.xml': { body: urlsetOf(origin, 'fallback', 7) },
     }));
-    expect(await expectOneEngine({ rootUrl: `${server.origin}/` })).toEqual({ urls: [], sources: [], kinds: ['http_status'], failed: false, repeats: 0 });
+    expect(await expectOneEngine({ rootUrl: `${server.origin}/` })).toEqual({
+      urls: [],
+      sources: [],
+      kinds: ['http_status'],
+      limit: null,
+      failed: false,
+      repeats: 0,
+    });
   });
 
   it('falls back when every robots.txt sitemap failed having yielded nothing, one of them cut before its first entry', async () => {

@@ -46,6 +46,8 @@ export type WalkEvent<T> =
       validator: SitemapValidator | null;
     }
   | ({ type: 'error' } & ReportedError)
+  /** The caller's `maxUrls` was reached: the walk stopped there (a limit, not an error of the site). */
+  | { type: 'limit'; limit: 'maxUrls'; value: number; message: string }
   /** A sitemap whose final URL (after redirects) is one already visited: `url` is not read, `target` was. */
   | { type: 'cycle'; url: string; target: string; parent: string | null; depth: number }
   | ({ type: 'summary' } & WalkSummary);
@@ -96,7 +98,13 @@ export class SitemapWalk<T> {
   private readonly steps = new SignalQueue<Step<T>>();
   private batch: T[] = [];
   private sitemapsDone = 0;
-  private readonly counts: { sitemaps: number; errors: number; dropped: number; drops: LocDrops } = { sitemaps: 0, errors: 0, dropped: 0, drops: {} };
+  private readonly counts: { sitemaps: number; errors: number; dropped: number; drops: LocDrops; limitReached: string | null } = {
+    sitemaps: 0,
+    errors: 0,
+    dropped: 0,
+    drops: {},
+    limitReached: null,
+  };
   /** Some root read whole or yielded something: the run can no longer fail on its roots, so their failures are reported. */
   private rootStands = false;
   /** Failures of roots that yielded nothing: reported once a root stands, else the first one fails the run. */
@@ -311,8 +319,15 @@ export class SitemapWalk<T> {
       offset += taken.length;
       const limitReached = this.frontierState.addUrls(taken.length);
       if (this.batch.length >= BATCH_SIZE || limitReached) yield this.commitBatch();
-      if (limitReached) yield this.countError({ type: 'error', ...urlLimitError(this.frontierState.urlLimit) });
+      if (limitReached) yield this.limitEvent();
     }
+  }
+
+  // The caller's maxUrls reached: said as a limit, not counted as an error (the site did nothing wrong).
+  private limitEvent(): WalkEvent<T> {
+    const { message } = urlLimitError(this.frontierState.urlLimit);
+    this.counts.limitReached = message;
+    return { type: 'limit', limit: 'maxUrls', value: this.frontierState.urlLimit, message };
   }
 
   /** Hands the open batch out and moves every contributing sitemap's offset past it. */

@@ -353,8 +353,8 @@ describe('ops console in Chromium', () => {
     expect(new Set(lines.map((line) => (JSON.parse(line) as { url: string }).url)).size).toBe(50_000);
 
     const csv = await downloadFile('Download CSV');
-    const csvLines = csv.text.trimEnd().split('\n');
-    expect(csvLines[0]).toBe('url,sitemapLastmod,changefreq,priority,locale,pathPrefix,firstSeenAt,lastSeenAt,changedAt,removedAt');
+    const csvLines = csv.text.trimEnd().split('\r\n');
+    expect(csvLines[0]).toBe('url,lastmod,changefreq,priority,locale,source,pathPrefix,firstSeenAt,lastSeenAt,changedAt,removedAt');
     expect(csvLines).toHaveLength(50_001);
     expect(csvLines[1]).toMatch(/^https:\/\/big\.example\/blog\/p-00000,,,,,\/blog\/,/);
     expect(fetches).toEqual([]);

@@ -2,7 +2,7 @@ import type { ServerResponse } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startLoopbackServer, type CannedResponse, type LoopbackServer } from '../../demo/loopback-server.js';
 import { MemoryJobStore } from '../../store/memory-job-store.js';
-import { createSite } from '../sites.js';
+import { createSite, updateSite } from '../sites.js';
 import { startSync } from '../sync-driver.js';
 import { getSyncDetail } from '../syncs.js';
 import { DATABASES, LOOPBACK_NET, PGLITE_START_MS, historyFacts, syncToEnd, urlFacts, useTestDb } from './inventory-fixtures.js';
@@ -101,6 +101,15 @@ describe.each(DATABASES)('no false removals on $name', ({ open }) => {
     expect(await sync(siteId)).toMatchObject({ state: 'done', new: 5 * PER_CHILD, removed: 0 });
     return { tree, server };
   }
+
+  it('ends a sync its maxUrls stopped done, saying the limit as its message (not an error), and removes nothing', async () => {
+    await fiveChildSite('capped');
+    await updateSite(test.db, 'capped', { options: { maxUrls: 300 } }, LOOPBACK_NET);
+    const capped = syncToEnd(runtime(), (await startSync(runtime(), 'capped', { full: true })).syncId);
+    expect(await capped).toMatchObject({ state: 'done', errors: {}, removed: 0, message: 'maxUrls (300) reached: the run stopped there' });
+    expect((await getSyncDetail(test.db, (await capped).syncId)).failedSitemaps).toEqual([]);
+    expect(await live('capped')).toHaveLength(5 * PER_CHILD);
+  });
 
   it('keeps the URLs of a child that answers 503 after its index lastmod moved, and the next healthy sync returns nothing', async () => {
     const { tree } = await fiveChildSite('c503');

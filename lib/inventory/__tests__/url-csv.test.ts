@@ -22,9 +22,10 @@ const row: UrlRow = {
 
 describe('URL CSV', () => {
   it('names its columns once and quotes what needs it', () => {
-    expect(URL_CSV_HEADER).toBe('url,sitemapLastmod,changefreq,priority,locale,pathPrefix,firstSeenAt,lastSeenAt,changedAt,removedAt\n');
+    // The first six columns are walk's CSV, by the same names; lines end CRLF as walk's do.
+    expect(URL_CSV_HEADER).toBe('url,lastmod,changefreq,priority,locale,source,pathPrefix,firstSeenAt,lastSeenAt,changedAt,removedAt\r\n');
     expect(urlCsvLine(row)).toBe(
-      '"https://example.com/a,b?q=""x""",2026-01-01,weekly,0.5,,/,2026-01-02T00:00:00.000Z,2026-01-03T00:00:00.000Z,2026-01-02T00:00:00.000Z,\n',
+      `"https://example.com/a,b?q=""x""",2026-01-01,weekly,0.5,,${row.sourceSitemap},/,2026-01-02T00:00:00.000Z,2026-01-03T00:00:00.000Z,2026-01-02T00:00:00.000Z,\r\n`,
     );
     expect(urlCsvLine({ ...row, url: 'https://example.com/line\nbreak' })).toMatch(/^"https:\/\/example\.com\/line\nbreak",/);
   });

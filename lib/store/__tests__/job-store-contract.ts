@@ -615,7 +615,14 @@ export function describeJobStoreContract(name: string, harness: StoreHarness): v
         const over = { workId: work.workId, token: work.token, offset: 1000, entries: urls('q', 1000) };
         expect(await store.commitShard(jobId, over)).toEqual({ type: 'over_limit', allowance: 500 });
         expect(await store.commitShard(jobId, { ...over, entries: over.entries.slice(0, 500) })).toMatchObject({ type: 'committed', urlsFound: 1500 });
-        expect(await getJobStatus(store, jobId)).toMatchObject({ state: 'done', urlsFound: 1500, errors: [{ kind: 'too_many_urls' }] });
+        expect(await getJobStatus(store, jobId)).toMatchObject({
+          state: 'done',
+          urlsFound: 1500,
+          errors: [],
+          limitReached: 'maxUrls (1500) reached: the run stopped there',
+        });
+        // The store keeps it with the errors: the removal step must know the run was cut.
+        expect((await store.readStatus(jobId)).errors).toMatchObject([{ kind: 'too_many_urls', url: null }]);
       }),
     );
 
