@@ -156,12 +156,14 @@ export async function advanceSync(runtime: SyncRuntime, syncId: string, options:
     return getSync(runtime.db, syncId);
   }
   // The step moves the sync's row as it goes: however long it reads and applies, it is not taken for a lost one.
-  const { status, complete } = await withSyncHeartbeat(runtime.db, syncId, async () => {
+  const { status, errors, complete } = await withSyncHeartbeat(runtime.db, syncId, async () => {
     const sliced = found.state === 'running' ? await runSlice(runtime.store, sync.jobId, { ...options, net: runtime.net }) : found;
-    return { status: sliced, complete: await applyPending(runtime, sync, sliced, options.applySignal) };
+    // The job's counters go in before its shards are applied: what the inventory holds (seen, shards applied) is
+    // never ahead of what the sync says was found, at any moment and after a kill between the two.
+    const kept = await jobErrors(runtime.store, sync.jobId);
+    await recordJobStatus(runtime.db, syncId, sliced, kept);
+    return { status: sliced, errors: kept, complete: await applyPending(runtime, sync, sliced, options.applySignal) };
   });
-  const errors = await jobErrors(runtime.store, sync.jobId);
-  await recordJobStatus(runtime.db, syncId, status, errors);
   await settle(runtime, sync, status, errors, complete);
   return getSync(runtime.db, syncId);
 }

@@ -91,8 +91,9 @@ function failedSitemaps(errors: ReadonlyArray<Pick<ReportedError, 'kind' | 'url'
  */
 export async function recordJobStatus(db: InventoryDb, syncId: string, status: JobStatus, errors: readonly ReportedError[] = status.errors): Promise<void> {
   await db.query(
-    `UPDATE syncs SET urls_found = $2, shards_written = $3, sitemaps_done = $4, sitemaps_pending = $5, errors = $6::jsonb,
-       failed_sitemaps = $7::jsonb, updated_at = now()
+    // Workers record as their slices end, in any order: the counters only grow, so an older status never takes them back.
+    `UPDATE syncs SET urls_found = GREATEST(urls_found, $2), shards_written = GREATEST(shards_written, $3),
+       sitemaps_done = GREATEST(sitemaps_done, $4), sitemaps_pending = $5, errors = $6::jsonb, failed_sitemaps = $7::jsonb, updated_at = now()
      WHERE sync_id = $1 AND state = 'running'`,
     [
       syncId,
