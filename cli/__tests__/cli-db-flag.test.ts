@@ -54,6 +54,9 @@ describe('--db postgres://...', () => {
     try {
       const [, origin] = (await serve.waitForStderr(/on (http:\/\/127\.0\.0\.1:\d+)/)) as RegExpMatchArray;
       expect(serve.stderr()).toContain('inventory: Postgres (postgres://');
+      // Postgres is shared: not PGlite's one-process wording.
+      expect(serve.stderr()).toContain('(shared: other serve and worker processes may use it too)');
+      expect(serve.stderr()).not.toContain('this process holds it');
       const response = await fetch(`${origin}/api/factory/sites`);
       expect(response.status).toBe(200);
       const body = JSON.stringify(await response.json());

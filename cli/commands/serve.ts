@@ -65,7 +65,10 @@ export async function serveCommand(_args: string[], flags: ServeFlags, io: Io): 
   const { refusal } = checkListenAddress({ host: flags.host, hasToken: Boolean(io.env.FACTORY_API_TOKEN), insecure: flags.insecure === true });
   if (refusal !== null) throw new UsageError(refusal);
   exportNetworkFlags(flags, io.env);
-  const inventory = exportDbFlag(flags, io.env).described;
+  const { target, described: inventory } = exportDbFlag(flags, io.env);
+  // PGlite is one process's folder; Postgres is shared by every serve and worker on it.
+  const holding =
+    target.kind === 'pglite' ? ' (this process holds it from its first use until it stops)' : ' (shared: other serve and worker processes may use it too)';
   await exportFolderSecret(io.env);
   const warning = inMemoryStoreWarning(factoryConfig(io.env));
   if (warning !== null) io.stderr.write(`warning: ${warning}\n`);
@@ -85,9 +88,7 @@ export async function serveCommand(_args: string[], flags: ServeFlags, io: Io): 
   accessLog.level = io.env.FACTORY_LOG_LEVEL || io.env.LOG_LEVEL || 'info';
   // Scheduled syncs start by themselves here, as the cron route starts them on Vercel.
   const schedules = startScheduleTimer(io.env);
-  io.stderr.write(
-    `serving ${server.routes.join(', ')} on ${server.origin}\nops console: ${server.origin}/\ninventory: ${inventory} (this process holds it from its first use until it stops)\n`,
-  );
+  io.stderr.write(`serving ${server.routes.join(', ')} on ${server.origin}\nops console: ${server.origin}/\ninventory: ${inventory}${holding}\n`);
   await new Promise<void>((stop) => {
     process.once('SIGINT', stop);
     process.once('SIGTERM', stop);
