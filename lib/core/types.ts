@@ -99,6 +99,8 @@ export const ReportedErrorSchema = z.object({
   depth: z.number().int().nonnegative().optional(),
   /** The HTTP status, for `http_status`: a 404 or 410 means the sitemap is gone (see `sitemapFate`). */
   status: z.number().int().optional(),
+  /** The sitemap was read whole: this reports what it listed and was refused (junk child locs), not a failure of it. */
+  readWhole: z.literal(true).optional(),
 });
 export type ReportedError = z.infer<typeof ReportedErrorSchema>;
 

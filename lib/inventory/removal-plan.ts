@@ -54,6 +54,8 @@ export function planRemovals(sitemaps: readonly KnownSitemap[], outcome: SyncOut
     }
     const key = keyOf(error.url);
     const fate = sitemapFate(error);
+    // A report on a sitemap read whole (a junk child loc it listed) is no failure of it.
+    if (fate === 'read') continue;
     // One sitemap may report several problems: any unknown one makes it unknown.
     if (failed.get(key) !== 'unknown') failed.set(key, fate);
     if (fate === 'unknown' && !known.has(key)) childrenKnown = false;

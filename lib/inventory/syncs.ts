@@ -74,15 +74,14 @@ function errorsByKind(status: JobStatus): Record<string, number> {
   return counts;
 }
 
-// The job keeps its first 1000 errors: each becomes a failed sitemap with what its failure means for its URLs.
-function failedSitemaps(errors: ReadonlyArray<Pick<ReportedError, 'kind' | 'url' | 'message' | 'status'>>): FailedSitemap[] {
-  return errors.map(({ url, kind, message, status: httpStatus }) => ({
-    url,
-    kind,
-    message,
-    ...(httpStatus === undefined ? {} : { status: httpStatus }),
-    fate: sitemapFate({ kind, status: httpStatus }),
-  }));
+// The job keeps its first 1000 errors: each one of a sitemap that failed becomes a failed sitemap with what its failure
+// means for its URLs (a report on a sitemap read whole is counted among the errors, not listed as failed).
+function failedSitemaps(errors: ReadonlyArray<Pick<ReportedError, 'kind' | 'url' | 'message' | 'status' | 'readWhole'>>): FailedSitemap[] {
+  return errors.flatMap(({ url, kind, message, status: httpStatus, readWhole }) => {
+    const fate = sitemapFate({ kind, status: httpStatus, readWhole });
+    if (fate === 'read') return [];
+    return [{ url, kind, message, ...(httpStatus === undefined ? {} : { status: httpStatus }), fate }];
+  });
 }
 
 /**

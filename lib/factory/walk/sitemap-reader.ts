@@ -224,17 +224,19 @@ class ReadCursor<T> {
     refs.push({ url: loc, depth, parent: this.ref.url, lastmod });
   }
 
-  private problem(kind: ReportedError['kind'], message: string): void {
-    this.problems.push({ kind, url: this.ref.url, message, parent: this.ref.parent, depth: this.ref.depth });
+  private problem(kind: ReportedError['kind'], message: string, extra: Pick<ReportedError, 'readWhole'> = {}): void {
+    this.problems.push({ kind, url: this.ref.url, message, parent: this.ref.parent, depth: this.ref.depth, ...extra });
     log.warn({ event: 'sitemap_limit', kind, url: this.ref.url, depth: this.ref.depth }, message);
   }
 
   summary(opened: OpenedSitemap, stats: ParseStats): SitemapReadSummary {
     if (stats.truncated && !this.full) this.problem('invalid_xml', `document ends before its root element closes: the ${this.entries} entries read are kept`);
     if (stats.refusedChildren > 0) {
+      // The index itself was read whole: a junk loc in it (`javascript:...`) is reported, and keeps no child's URLs unread.
       this.problem(
         'invalid_url',
         `${stats.refusedChildren} child sitemap loc(s) refused before any fetch (not an http(s) URL, malformed or too long): not followed`,
+        { readWhole: true },
       );
     }
     const dropped = Object.values(stats.dropped).reduce((sum, count) => sum + count, 0);

@@ -37,10 +37,11 @@ export function reportedError(error: FactoryError, ref: SitemapRef): ReportedErr
  * cut-off: nothing is known of what it lists now, so what it listed is kept). The walk, the jobs and the
  * inventory's removals all read a failure through this one rule.
  */
-export type SitemapFate = 'gone' | 'unknown';
+export type SitemapFate = 'gone' | 'unknown' | 'read';
 
-/** The fate of a sitemap that failed with `error` (see SitemapFate). */
-export function sitemapFate(error: Pick<ReportedError, 'kind' | 'status'>): SitemapFate {
+/** The fate of a sitemap that failed with `error` (see SitemapFate); `read` for a report on one read whole. */
+export function sitemapFate(error: Pick<ReportedError, 'kind' | 'status' | 'readWhole'>): SitemapFate {
+  if (error.readWhole === true) return 'read';
   return error.kind === 'http_status' && (error.status === 404 || error.status === 410) ? 'gone' : 'unknown';
 }
 

@@ -22,7 +22,9 @@ const SITEMAP_HEADERS = { 'content-type': 'application/xml' };
 function document(tree: Tree, origin: string, path: string): string | null {
   const children = tree.indexes.get(path);
   if (children) {
-    const items = children.map((child) => `<sitemap><loc>${origin}${child.path}</loc><lastmod>${child.lastmod}</lastmod></sitemap>`);
+    // A path with a scheme of its own (`javascript:alert(1)`) is written as it is: junk some indexes list.
+    const loc = (path: string) => (/^[a-z]+:/.test(path) ? path : `${origin}${path}`);
+    const items = children.map((child) => `<sitemap><loc>${loc(child.path)}</loc><lastmod>${child.lastmod}</lastmod></sitemap>`);
     return `<?xml version="1.0"?><sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">${items.join('')}</sitemapindex>`;
   }
   const pages = tree.leaves.get(path);
@@ -101,6 +103,16 @@ describe.each(DATABASES)('no false removals on $name', ({ open }) => {
     expect(await sync(siteId)).toMatchObject({ state: 'done', new: 5 * PER_CHILD, removed: 0 });
     return { tree, server };
   }
+
+  it('removes the URLs of a child the index stopped listing, a junk child loc beside it reported but no failure', async () => {
+    const { tree } = await fiveChildSite('junk');
+    const index = tree.indexes.get('/sm/index.xml') ?? [];
+    tree.indexes.set('/sm/index.xml', [...index.filter((child) => child.path !== '/sm/child-5.xml'), { path: 'javascript:alert(1)', lastmod: '2026-01-01' }]);
+    const synced = await sync('junk');
+    expect(synced).toMatchObject({ state: 'done', errors: { invalid_url: 1 }, removed: PER_CHILD, keptUnread: 0 });
+    expect((await getSyncDetail(test.db, synced.syncId)).failedSitemaps).toEqual([]);
+    expect(await live('junk')).toHaveLength(4 * PER_CHILD);
+  });
 
   it('ends a sync its maxUrls stopped done, saying the limit as its message (not an error), and removes nothing', async () => {
     await fiveChildSite('capped');
