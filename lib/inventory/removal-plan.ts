@@ -7,7 +7,21 @@ export interface KnownSitemap {
   id: number;
   url: string;
   seenSeq: number;
+  /** When its streak of 404/410 answers began (ms), and how many syncs in a row it has had them; null, 0: none. */
+  goneSince: number | null;
+  goneSyncs: number;
 }
+
+/**
+ * How long a sitemap must keep answering 404/410 before its URLs are removed: at least `syncs` syncs in a row, over at
+ * least `hours` (search engines retry a failing sitemap for days before they drop it; a deploy's broken hour is not a
+ * site removing its pages). A site's `goneGrace` option sets it.
+ */
+export interface GoneGrace {
+  syncs: number;
+  hours: number;
+}
+export const DEFAULT_GONE_GRACE: GoneGrace = { syncs: 2, hours: 24 };
 
 /** What a `done` sync learned of the site's sitemaps: the job's errors, whether it kept them all, and what was unchanged. */
 export interface SyncOutcome {
@@ -18,7 +32,13 @@ export interface SyncOutcome {
   errorsComplete: boolean;
   /** Sitemaps found unchanged (not read: their URLs are the previous sync's). */
   unchanged: readonly string[];
+  /** The grace before a gone sitemap's URLs go, and the sync's clock (ms). */
+  grace: GoneGrace;
+  now: number;
 }
+
+/** What the job of a `done` sync tells the removal step (the sync's number, the grace and the clock it adds itself). */
+export type SyncJobOutcome = Omit<SyncOutcome, 'seq' | 'grace' | 'now'>;
 
 /**
  * Each known sitemap's fate in one sync, by id. `read`: read whole this sync (or provably no longer listed by an index
@@ -31,9 +51,17 @@ export interface RemovalPlan {
   gone: number[];
   unchanged: number[];
   unread: number[];
+  /** Gone, but within its grace: kept as unread ones are (it is among `unread`), its streak counted. */
+  pending: number[];
 }
 
 const keyOf = (url: string): string => validatorKey(url) ?? url;
+
+// Gone for this sync too: is the streak, counting it, long enough in syncs and in time?
+function pastGrace(sitemap: KnownSitemap, { grace, now }: Pick<SyncOutcome, 'grace' | 'now'>): boolean {
+  const since = sitemap.goneSince ?? now;
+  return sitemap.goneSyncs + 1 >= grace.syncs && now - since >= grace.hours * 3_600_000;
+}
 
 /**
  * Decides each known sitemap's fate (DESIGN "Inventory": no false removals). A failure is read through `sitemapFate`
@@ -60,14 +88,16 @@ export function planRemovals(sitemaps: readonly KnownSitemap[], outcome: SyncOut
     if (failed.get(key) !== 'unknown') failed.set(key, fate);
     if (fate === 'unknown' && !known.has(key)) childrenKnown = false;
   }
-  const plan: RemovalPlan = { read: [], gone: [], unchanged: [], unread: [] };
+  const plan: RemovalPlan = { read: [], gone: [], unchanged: [], unread: [], pending: [] };
   for (const sitemap of sitemaps) {
     const key = keyOf(sitemap.url);
     const fate = failed.get(key);
     if (unchanged.has(key)) plan.unchanged.push(sitemap.id);
     // A 404 after it gave URLs this very sync (a retry) is no proof: the URLs it gave are this sync's.
-    else if (fate === 'gone' && sitemap.seenSeq !== outcome.seq) plan.gone.push(sitemap.id);
-    else if (fate !== undefined || !attributable) plan.unread.push(sitemap.id);
+    else if (fate === 'gone' && sitemap.seenSeq !== outcome.seq) {
+      if (pastGrace(sitemap, outcome)) plan.gone.push(sitemap.id);
+      else (plan.pending.push(sitemap.id), plan.unread.push(sitemap.id));
+    } else if (fate !== undefined || !attributable) plan.unread.push(sitemap.id);
     // Read this sync and reported no failure: read whole. Not read: no longer listed, unless an index's children are unknown.
     else if (sitemap.seenSeq === outcome.seq || childrenKnown) plan.read.push(sitemap.id);
     else plan.unread.push(sitemap.id);

@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import type { InventoryDb } from './db.js';
 import { BATCH_ROWS } from './apply-shard.js';
-import { planRemovals, type KnownSitemap, type RemovalPlan, type SyncOutcome } from './removal-plan.js';
+import { DEFAULT_GONE_GRACE, planRemovals, type KnownSitemap, type RemovalPlan, type SyncJobOutcome } from './removal-plan.js';
+import { getSite, SiteOptionsSchema } from './sites.js';
 
 // The memberships the sync drops are queued once, set-based: those of its gone sitemaps, and those its read sitemaps did
 // not list: neither seen by a part of it (a row stamped with its sequence number $4, an implicit membership whose URL
@@ -76,13 +77,26 @@ RETURNING (SELECT count(*) FROM dead)::int AS dead`;
 
 const BatchSchema = z.object({ dead: z.number().int() });
 
+const KnownSitemapRowSchema = z.object({
+  id: z.coerce.number().int(),
+  url: z.string(),
+  seenSeq: z.coerce.number().int(),
+  goneSince: z.coerce
+    .date()
+    .nullable()
+    .transform((date) => date?.getTime() ?? null),
+  goneSyncs: z.coerce.number().int().nonnegative(),
+});
+
 /** The sync's sequence number and the site's known sitemaps: what `planRemovals` decides over. */
 export async function readKnownSitemaps(db: InventoryDb, sync: { syncId: string; siteId: string }): Promise<{ seq: number; sitemaps: KnownSitemap[] }> {
   const [row] = await db.query('SELECT seq FROM syncs WHERE sync_id = $1', [sync.syncId]);
   const seq = z.object({ seq: z.coerce.number().int() }).parse(row).seq;
-  const rows = await db.query('SELECT sitemap_id AS id, url, seen_seq AS "seenSeq" FROM sitemaps WHERE site_id = $1', [sync.siteId]);
-  const sitemaps = rows.map((r) => z.object({ id: z.coerce.number().int(), url: z.string(), seenSeq: z.coerce.number().int() }).parse(r));
-  return { seq, sitemaps };
+  const rows = await db.query(
+    'SELECT sitemap_id AS id, url, seen_seq AS "seenSeq", gone_since AS "goneSince", gone_syncs AS "goneSyncs" FROM sitemaps WHERE site_id = $1',
+    [sync.siteId],
+  );
+  return { seq, sitemaps: rows.map((row) => KnownSitemapRowSchema.parse(row)) };
 }
 
 /**
@@ -133,10 +147,31 @@ export async function removeUnlisted(db: InventoryDb, sync: { syncId: string; si
  * The removal step of a `done` sync whose shards are all in: each known sitemap's fate (read whole, gone, unchanged or
  * unread: `planRemovals`), the kept counts, then the URLs no sitemap lists any more are removed. Returns the plan.
  */
-export async function removeWhatIsGone(db: InventoryDb, sync: { syncId: string; siteId: string }, job: Omit<SyncOutcome, 'seq'>): Promise<RemovalPlan> {
+export async function removeWhatIsGone(db: InventoryDb, sync: { syncId: string; siteId: string }, job: SyncJobOutcome): Promise<RemovalPlan> {
   const { seq, sitemaps } = await readKnownSitemaps(db, sync);
-  const plan = planRemovals(sitemaps, { ...job, seq });
+  const grace = SiteOptionsSchema.parse((await getSite(db, sync.siteId)).options).goneGrace ?? DEFAULT_GONE_GRACE;
+  const plan = planRemovals(sitemaps, { ...job, seq, grace, now: Date.now() });
   await recordKept(db, { ...sync, seq }, plan, job.unchanged.length);
+  await countGoneStreaks(db, { ...sync, seq }, plan);
   await removeUnlisted(db, { ...sync, seq }, plan);
   return plan;
+}
+
+/**
+ * Counts this sync in each gone sitemap's streak (pending or past its grace), once per sync (`gone_seq`), and ends the
+ * streak of each one read or unchanged: a sitemap that answers again starts its grace afresh.
+ */
+async function countGoneStreaks(db: InventoryDb, sync: { siteId: string; seq: number }, plan: RemovalPlan): Promise<void> {
+  const gone = [...plan.gone, ...plan.pending];
+  const answered = [...plan.read, ...plan.unchanged];
+  if (gone.length === 0 && answered.length === 0) return;
+  await db.query(
+    `UPDATE sitemaps SET
+       gone_since = CASE WHEN sitemap_id = ANY($2::int[]) THEN coalesce(gone_since, now()) ELSE NULL END,
+       gone_syncs = CASE WHEN sitemap_id = ANY($2::int[]) THEN gone_syncs + 1 ELSE 0 END,
+       gone_seq = $4
+     WHERE site_id = $1 AND gone_seq < $4
+       AND (sitemap_id = ANY($2::int[]) OR (sitemap_id = ANY($3::int[]) AND gone_syncs > 0))`,
+    [sync.siteId, gone, answered, sync.seq],
+  );
 }

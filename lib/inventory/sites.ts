@@ -7,8 +7,14 @@ import { SITE_COLUMNS } from './sql-columns.js';
 import { RequestError } from '../core/errors.js';
 import { CallerOptionsSchema, type NetPolicy } from '../core/limits.js';
 
-/** A site's stored options: the caller's job limits and the sub-tree filter the wizard chose. */
-export const SiteOptionsSchema = CallerOptionsSchema.extend({ filter: SiteFilterSchema.optional() }).strict();
+/**
+ * How long a site's sitemap must keep answering 404/410 before its URLs are removed (DEFAULT_GONE_GRACE: two syncs in
+ * a row over a day at least; `{syncs: 1, hours: 0}` removes at the first).
+ */
+const GoneGraceSchema = z.object({ syncs: z.number().int().min(1).max(100), hours: z.number().min(0).max(8_760) }).strict();
+
+/** A site's stored options: the caller's job limits, the sub-tree filter the wizard chose, the grace of a gone sitemap. */
+export const SiteOptionsSchema = CallerOptionsSchema.extend({ filter: SiteFilterSchema.optional(), goneGrace: GoneGraceSchema.optional() }).strict();
 export type SiteOptions = z.infer<typeof SiteOptionsSchema>;
 
 /** A change of a site's options as sent: each key given replaces the stored one, `null` removes it (the default again). */

@@ -19,6 +19,7 @@ describe('the factory configuration', () => {
       cronSecret: null,
       onVercel: false,
       store: { type: 'memory' },
+      secretKey: null,
       jobTtlMs: null,
       net: { allowPrivate: false, allowHosts: [], resolve: [] },
       corsOrigins: [],
@@ -40,6 +41,7 @@ describe('the factory configuration', () => {
       FACTORY_RESOLVE: 'example.com:443:127.0.0.1',
       FACTORY_ALLOW_PRIVATE: 'true',
       FACTORY_JOB_TTL_MS: '60000',
+      FACTORY_SECRET_KEY: 'a-deployment-secret-of-32-characters-or-more',
       FACTORY_CORS_ORIGINS: 'https://wizard.example.com, http://localhost:5173',
       FACTORY_ESTIMATE_CONCURRENCY: '9',
       DATABASE_URL: 'postgres://127.0.0.1/test',
@@ -50,6 +52,7 @@ describe('the factory configuration', () => {
       cronSecret: 'cr0n',
       onVercel: true,
       store: { type: 'redis', url: 'rediss://user:pw@redis.example:6380' },
+      secretKey: 'a-deployment-secret-of-32-characters-or-more',
       jobTtlMs: 60_000,
       net: { allowPrivate: true, allowHosts: ['127.0.0.1:8080', 'intranet.local'], resolve: [{ host: 'example.com', port: 443, address: '127.0.0.1' }] },
       corsOrigins: ['https://wizard.example.com', 'http://localhost:5173'],
@@ -59,6 +62,17 @@ describe('the factory configuration', () => {
       qstashSigning: null,
       queuedSliceBudgetMs: null,
     });
+  });
+
+  it('refuses a FACTORY_SECRET_KEY too short to seal with, naming it, never repeating it', () => {
+    const refused = (() => {
+      try {
+        return readFactoryConfig({ FACTORY_SECRET_KEY: 'short-secret' });
+      } catch (error) {
+        return error;
+      }
+    })();
+    expect(refused).toMatchObject({ kind: 'config', variable: 'FACTORY_SECRET_KEY', message: 'FACTORY_SECRET_KEY: expected at least 32 characters' });
   });
 
   it('publishes slices through QStash with a token, both signing keys and an address to call back', () => {

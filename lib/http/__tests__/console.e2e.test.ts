@@ -356,7 +356,7 @@ describe('ops console in Chromium', () => {
     const csvLines = csv.text.trimEnd().split('\r\n');
     expect(csvLines[0]).toBe('url,lastmod,changefreq,priority,locale,source,pathPrefix,firstSeenAt,lastSeenAt,changedAt,removedAt');
     expect(csvLines).toHaveLength(50_001);
-    expect(csvLines[1]).toMatch(/^https:\/\/big\.example\/blog\/p-00000,,,,,\/blog\/,/);
+    expect(csvLines[1]).toMatch(/^https:\/\/big\.example\/blog\/p-00000,,,,,https:\/\/big\.example\/sitemap\.xml,\/blog\/,/);
     expect(fetches).toEqual([]);
 
     // The link opens only its own site's export, and nothing opens without it.

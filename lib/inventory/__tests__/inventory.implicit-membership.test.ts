@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { applyShard } from '../apply-shard.js';
 import { removeWhatIsGone } from '../removal.js';
-import type { SyncOutcome } from '../removal-plan.js';
+import type { SyncJobOutcome } from '../removal-plan.js';
 import { createSite } from '../sites.js';
 import { finishSync, getSync, insertSync } from '../syncs.js';
 import { newJobId } from '../../store/job-id.js';
@@ -22,10 +22,13 @@ const entry = (path: string, source: string): ShardEntry => ({
   locale: null,
 });
 
+// These tests are of memberships: a gone sitemap's URLs go at its first 404 (the grace is tested in removals).
+const NO_GRACE = { goneGrace: { syncs: 1, hours: 0 } };
+
 /** Every sitemap read whole, none failed. */
-const READ_WHOLE: Omit<SyncOutcome, 'seq'> = { errors: [], errorsComplete: true, unchanged: [] };
+const READ_WHOLE: SyncJobOutcome = { errors: [], errorsComplete: true, unchanged: [] };
 /** A answered 404 (gone), B was found unchanged (not read: its URLs are the previous sync's). */
-const A_GONE_B_UNCHANGED: Omit<SyncOutcome, 'seq'> = { errors: [{ kind: 'http_status', url: A, status: 404 }], errorsComplete: true, unchanged: [B] };
+const A_GONE_B_UNCHANGED: SyncJobOutcome = { errors: [{ kind: 'http_status', url: A, status: 404 }], errorsComplete: true, unchanged: [B] };
 
 async function membershipRows(test: TestDb, siteId: string): Promise<string[][]> {
   const rows = await test.db.query(
@@ -50,7 +53,7 @@ describe.each(DATABASES)('implicit memberships on $name', ({ open }) => {
   }
 
   it('writes no membership row for a URL one sitemap lists, and keeps it while a second sitemap that newly lists it is unchanged and the first is gone', async () => {
-    await createSite(test.db, { rootUrl: `${ORIGIN}/`, siteId: 'second' });
+    await createSite(test.db, { rootUrl: `${ORIGIN}/`, siteId: 'second', options: NO_GRACE });
     expect(await syncShards('second', [[entry('/u', A), entry('/w', A)]])).toMatchObject({ new: 2, removed: 0 });
     expect(await membershipRows(test, 'second')).toEqual([]);
     // B lists u too: u's implicit membership in A becomes a row beside B's.
@@ -68,7 +71,7 @@ describe.each(DATABASES)('implicit memberships on $name', ({ open }) => {
   });
 
   it('keeps a URL that moved from one sitemap to another, whichever part comes first, and removes it once neither lists it', async () => {
-    await createSite(test.db, { rootUrl: `${ORIGIN}/`, siteId: 'moved' });
+    await createSite(test.db, { rootUrl: `${ORIGIN}/`, siteId: 'moved', options: NO_GRACE });
     expect(await syncShards('moved', [[entry('/m', A), entry('/n', A)]])).toMatchObject({ new: 2 });
     // m moves to B (its A part, listing only n, first); n moves to B (B's part first, A still lists it after).
     expect(await syncShards('moved', [[entry('/n', A)], [entry('/m', B), entry('/n', B)]])).toMatchObject({ seen: 2, removed: 0 });
@@ -84,7 +87,7 @@ describe.each(DATABASES)('implicit memberships on $name', ({ open }) => {
   });
 
   it('counts a URL of a failed sitemap as kept unread, and brings a removed URL back with no membership row', async () => {
-    await createSite(test.db, { rootUrl: `${ORIGIN}/`, siteId: 'back' });
+    await createSite(test.db, { rootUrl: `${ORIGIN}/`, siteId: 'back', options: NO_GRACE });
     await syncShards('back', [[entry('/r', A)], [entry('/s', B)]]);
     const failed = await syncShards('back', [[entry('/s', B)]], {
       errors: [{ kind: 'http_status', url: A, status: 503 }],
@@ -104,7 +107,7 @@ describe('a new URL two parts insert at once (postgres)', () => {
   const other = useSecondSession(test);
 
   it('keeps both sitemaps as memberships when the other part inserted the URL first under its own sitemap', async () => {
-    await createSite(test.db, { rootUrl: `${ORIGIN}/`, siteId: 'race' });
+    await createSite(test.db, { rootUrl: `${ORIGIN}/`, siteId: 'race', options: NO_GRACE });
     const sync = await insertSync(test.db, { syncId: newJobId(), siteId: 'race', jobId: newJobId() });
     await applyShard(test.db, { syncId: sync.syncId, siteId: 'race', shard: 0, entries: [entry('/x', A)] });
     // A part of A inserting u, not committed yet (the row its statement writes for a new URL A alone lists).

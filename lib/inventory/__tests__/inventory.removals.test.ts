@@ -2,7 +2,7 @@ import type { ServerResponse } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startLoopbackServer, type CannedResponse, type LoopbackServer } from '../../demo/loopback-server.js';
 import { MemoryJobStore } from '../../store/memory-job-store.js';
-import { createSite, updateSite } from '../sites.js';
+import { createSite, updateSite, type SiteOptions } from '../sites.js';
 import { startSync } from '../sync-driver.js';
 import { getSyncDetail } from '../syncs.js';
 import { DATABASES, LOOPBACK_NET, PGLITE_START_MS, historyFacts, syncToEnd, urlFacts, useTestDb } from './inventory-fixtures.js';
@@ -57,6 +57,8 @@ async function startTreeSite(tree: Tree): Promise<LoopbackServer> {
 }
 
 const PER_CHILD = 200;
+// Most tests are of which sitemap a failure leaves unread: a gone one's URLs go at its first 404 there.
+const NO_GRACE: SiteOptions = { goneGrace: { syncs: 1, hours: 0 } };
 
 /** robots.txt -> /sm/index.xml -> /sm/child-1..5.xml, 200 pages each (/cN/p-i), every child listed with lastmod 2026-01-01. */
 function fiveChildTree(): Tree {
@@ -94,12 +96,12 @@ describe.each(DATABASES)('no false removals on $name', ({ open }) => {
   const removedUrls = async (siteId: string) => (await urlFacts(test.db, siteId)).filter((row) => row.removed).map((row) => String(row.url));
 
   /** A five-child site, synced once: 1000 live URLs. */
-  async function fiveChildSite(siteId: string): Promise<{ tree: Tree; server: LoopbackServer }> {
+  async function fiveChildSite(siteId: string, options: SiteOptions = NO_GRACE): Promise<{ tree: Tree; server: LoopbackServer }> {
     const tree = fiveChildTree();
     const server = await startTreeSite(tree);
     servers.push(server);
     fillPages(tree, server.origin);
-    await createSite(test.db, { rootUrl: `${server.origin}/`, siteId });
+    await createSite(test.db, { rootUrl: `${server.origin}/`, siteId, options });
     expect(await sync(siteId)).toMatchObject({ state: 'done', new: 5 * PER_CHILD, removed: 0 });
     return { tree, server };
   }
@@ -177,6 +179,29 @@ describe.each(DATABASES)('no false removals on $name', ({ open }) => {
       [`${server.origin}/sm/child-2.xml`, 503, 'unknown'],
       [`${server.origin}/sm/child-3.xml`, 404, 'gone'],
     ]);
+  });
+
+  it('keeps a child that answers 404 pending through its grace (two syncs, a day apart), then removes its URLs', async () => {
+    const { tree } = await fiveChildSite('grace', {});
+    touch(tree, '/sm/child-3.xml');
+    tree.faults.set('/sm/child-3.xml', 404);
+    // First 404, then a second the same day: pending, kept (unread), nothing removed.
+    for (const full of [false, true]) {
+      const pending = await syncToEnd(runtime(), (await startSync(runtime(), 'grace', { full })).syncId);
+      expect(pending).toMatchObject({ state: 'done', removed: 0, keptUnread: PER_CHILD });
+    }
+    expect(await live('grace')).toHaveLength(5 * PER_CHILD);
+    // The streak began a day ago: the next 404 removes them.
+    await test.db.query("UPDATE sitemaps SET gone_since = now() - interval '25 hours' WHERE site_id = 'grace' AND url LIKE '%/sm/child-3.xml'");
+    const gone = await syncToEnd(runtime(), (await startSync(runtime(), 'grace', { full: true })).syncId);
+    expect(gone).toMatchObject({ state: 'done', removed: PER_CHILD, keptUnread: 0 });
+    // Answering again ends the streak: a later 404 starts the grace afresh.
+    tree.faults.delete('/sm/child-3.xml');
+    expect(await syncToEnd(runtime(), (await startSync(runtime(), 'grace', { full: true })).syncId)).toMatchObject({ state: 'done', returned: PER_CHILD });
+    const [streak] = await test.db.query(
+      "SELECT gone_since AS since, gone_syncs AS syncs FROM sitemaps WHERE site_id = 'grace' AND url LIKE '%/sm/child-3.xml'",
+    );
+    expect(streak).toEqual({ since: null, syncs: 0 });
   });
 
   it('removes a URL listed by two sitemaps only once neither lists it', async () => {
