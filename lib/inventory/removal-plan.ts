@@ -96,7 +96,10 @@ export function planRemovals(sitemaps: readonly KnownSitemap[], outcome: SyncOut
     // A 404 after it gave URLs this very sync (a retry) is no proof: the URLs it gave are this sync's.
     else if (fate === 'gone' && sitemap.seenSeq !== outcome.seq) {
       if (pastGrace(sitemap, outcome)) plan.gone.push(sitemap.id);
-      else (plan.pending.push(sitemap.id), plan.unread.push(sitemap.id));
+      else {
+        plan.pending.push(sitemap.id);
+        plan.unread.push(sitemap.id);
+      }
     } else if (fate !== undefined || !attributable) plan.unread.push(sitemap.id);
     // Read this sync and reported no failure: read whole. Not read: no longer listed, unless an index's children are unknown.
     else if (sitemap.seenSeq === outcome.seq || childrenKnown) plan.read.push(sitemap.id);
