@@ -36,7 +36,12 @@ export async function folderSecret(cwd = process.cwd()): Promise<string> {
  */
 export async function exportFolderSecret(env: NodeJS.ProcessEnv, cwd = process.cwd()): Promise<void> {
   if (env.FACTORY_SECRET_KEY || factoryConfig(env).store.type === 'memory') return;
-  env.FACTORY_SECRET_KEY = await folderSecret(cwd);
+  env.FACTORY_SECRET_KEY = await sealingSecret(env, cwd);
+}
+
+/** The secret a CLI run seals a shared store's headers with: FACTORY_SECRET_KEY, else the folder's own. */
+export async function sealingSecret(env: NodeJS.ProcessEnv, cwd = process.cwd()): Promise<string> {
+  return factoryConfig(env).secretKey ?? (await folderSecret(cwd));
 }
 
 async function readSecret(path: string): Promise<string | null> {

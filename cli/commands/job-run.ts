@@ -1,16 +1,7 @@
 import { createJob, getJobStatus, readJobShard, retryStalledJob, runSlice } from '../../lib/factory/jobs/index.js';
 import { type NetPolicyInput, type JobStalled, type JobStatus, parseSiteUrl } from '../../lib/index.js';
-import {
-  type JobStore,
-  assertJobId,
-  MemoryJobStore,
-  SecretBox,
-  connectRedisJobStore,
-  createUpstashJobStore,
-  factoryConfig,
-  openJobStore,
-} from '../../lib/store/index.js';
-import { exportFolderSecret, folderSecret } from '../folder-secret.js';
+import { type JobStore, assertJobId, MemoryJobStore, SecretBox, connectRedisJobStore, createUpstashJobStore, openJobStore } from '../../lib/store/index.js';
+import { exportFolderSecret, sealingSecret } from '../folder-secret.js';
 import { resolveInput } from '../inputs.js';
 import { UsageError, type Io } from '../io.js';
 import { intFlag, walkOptionsFrom, type CommonFlags } from '../options.js';
@@ -44,7 +35,7 @@ async function openStore(spec: string | undefined, env: NodeJS.ProcessEnv): Prom
   }
   if (spec === 'memory') return new MemoryJobStore();
   // A shared store seals a job's headers: with FACTORY_SECRET_KEY, else the folder's own secret.
-  const sealing = async () => ({ secrets: new SecretBox(factoryConfig(env).secretKey ?? (await folderSecret())) });
+  const sealing = async () => ({ secrets: new SecretBox(await sealingSecret(env)) });
   if (/^rediss?:\/\//.test(spec)) return connectRedisJobStore(spec, await sealing());
   if (spec === 'upstash') {
     const { UPSTASH_REDIS_REST_URL: url, UPSTASH_REDIS_REST_TOKEN: token } = env;
