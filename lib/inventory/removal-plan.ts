@@ -10,6 +10,8 @@ export interface KnownSitemap {
   /** When its streak of 404/410 answers began (ms), and how many syncs in a row it has had them; null, 0: none. */
   goneSince: number | null;
   goneSyncs: number;
+  /** The last sync (seq) counted in that streak: a removal step run again after a crash has counted itself already. */
+  goneSeq: number;
 }
 
 /**
@@ -57,10 +59,11 @@ export interface RemovalPlan {
 
 const keyOf = (url: string): string => validatorKey(url) ?? url;
 
-// Gone for this sync too: is the streak, counting it, long enough in syncs and in time?
-function pastGrace(sitemap: KnownSitemap, { grace, now }: Pick<SyncOutcome, 'grace' | 'now'>): boolean {
+// Gone for this sync too: is the streak, counting it (once: a re-run of this sync's step counted it already), long enough?
+function pastGrace(sitemap: KnownSitemap, { grace, now, seq }: Pick<SyncOutcome, 'grace' | 'now' | 'seq'>): boolean {
   const since = sitemap.goneSince ?? now;
-  return sitemap.goneSyncs + 1 >= grace.syncs && now - since >= grace.hours * 3_600_000;
+  const syncs = sitemap.goneSyncs + (sitemap.goneSeq === seq ? 0 : 1);
+  return syncs >= grace.syncs && now - since >= grace.hours * 3_600_000;
 }
 
 /**

@@ -86,6 +86,7 @@ const KnownSitemapRowSchema = z.object({
     .nullable()
     .transform((date) => date?.getTime() ?? null),
   goneSyncs: z.coerce.number().int().nonnegative(),
+  goneSeq: z.coerce.number().int().nonnegative(),
 });
 
 /** The sync's sequence number and the site's known sitemaps: what `planRemovals` decides over. */
@@ -93,7 +94,7 @@ export async function readKnownSitemaps(db: InventoryDb, sync: { syncId: string;
   const [row] = await db.query('SELECT seq FROM syncs WHERE sync_id = $1', [sync.syncId]);
   const seq = z.object({ seq: z.coerce.number().int() }).parse(row).seq;
   const rows = await db.query(
-    'SELECT sitemap_id AS id, url, seen_seq AS "seenSeq", gone_since AS "goneSince", gone_syncs AS "goneSyncs" FROM sitemaps WHERE site_id = $1',
+    'SELECT sitemap_id AS id, url, seen_seq AS "seenSeq", gone_since AS "goneSince", gone_syncs AS "goneSyncs", gone_seq AS "goneSeq" FROM sitemaps WHERE site_id = $1',
     [sync.siteId],
   );
   return { seq, sitemaps: rows.map((row) => KnownSitemapRowSchema.parse(row)) };

@@ -4,9 +4,9 @@ import { planRemovals, type KnownSitemap } from '../removal-plan.js';
 const SEQ = 7;
 // Sitemap 1 was read this sync (it gave URLs); 2 and 3 were read by an earlier sync only.
 const SITEMAPS: KnownSitemap[] = [
-  { id: 1, url: 'https://s.example/sm/a.xml', seenSeq: SEQ, goneSince: null, goneSyncs: 0 },
-  { id: 2, url: 'https://s.example/sm/b.xml', seenSeq: 3, goneSince: null, goneSyncs: 0 },
-  { id: 3, url: 'https://s.example/sm/c.xml', seenSeq: 3, goneSince: null, goneSyncs: 0 },
+  { id: 1, url: 'https://s.example/sm/a.xml', seenSeq: SEQ, goneSince: null, goneSyncs: 0, goneSeq: 0 },
+  { id: 2, url: 'https://s.example/sm/b.xml', seenSeq: 3, goneSince: null, goneSyncs: 0, goneSeq: 0 },
+  { id: 3, url: 'https://s.example/sm/c.xml', seenSeq: 3, goneSince: null, goneSyncs: 0, goneSeq: 0 },
 ];
 const NOW = Date.parse('2026-12-07T12:00:00Z');
 const HOUR = 3_600_000;
@@ -60,6 +60,9 @@ describe('which sitemaps a done sync may remove URLs of (planRemovals)', () => {
     expect(planRemovals(b(1, NOW - 25 * HOUR), gone)).toEqual({ read: [1, 3], gone: [2], unchanged: [], unread: [], pending: [] });
     // A week of 404s, but one sync only (a site synced weekly): two syncs are still needed.
     expect(planRemovals(b(0, NOW - 7 * 24 * HOUR), gone)).toEqual(pending);
+    // This sync's step run again after a crash: its own count is in the streak already, not counted twice.
+    const counted = SITEMAPS.map((sitemap) => (sitemap.id === 2 ? { ...sitemap, goneSyncs: 1, goneSince: NOW - 25 * HOUR, goneSeq: SEQ } : sitemap));
+    expect(planRemovals(counted, gone)).toEqual(pending);
   });
 
   it('a sitemap that gave URLs this sync and then answered 404 (a retry) is unknown, not gone', () => {
