@@ -13,8 +13,6 @@ export class RunCounts {
   errors = 0;
   /** Sitemaps not read because unchanged since the previous run (`--validators`). */
   unchanged = 0;
-  /** The caller's limit that stopped the run (`maxUrls (N) reached: ...`), or null. */
-  limitReached: string | null = null;
   /** The locs the sitemaps read dropped, by reason. */
   readonly drops: LocDrops = {};
   readonly startedAt = Date.now();

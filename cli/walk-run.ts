@@ -125,12 +125,9 @@ export async function runWalk(
           counts.sitemapRead(childrenToRead(event, limits), event.unchanged, event.drops);
           outcome.validators.record(event);
         }
-        if (event.type === 'limit') {
-          counts.limitReached = event.message;
-          if (display.format !== 'ndjson' && !display.quiet) {
-            progress.clear();
-            io.stderr.write(`limit: ${event.message}\n`);
-          }
+        if (event.type === 'limit' && display.format !== 'ndjson' && !display.quiet) {
+          progress.clear();
+          io.stderr.write(`limit: ${event.message}\n`);
         }
         if (event.type === 'error') {
           counts.errors += 1;

@@ -49,6 +49,13 @@ describe('dropped locs', () => {
     });
   });
 
+  it('leave the run limit apart: maxUrls reached is a limit line on stderr, not an error', async () => {
+    const run = await runMain(['walk', `${site.origin}/pages.xml`, '--allow-private', '--max-urls', '1']);
+    expect(run.code).toBe(0);
+    expect(run.stderr).toContain('limit: maxUrls (1) reached: the run stopped there\n');
+    expect(run.stderr).not.toContain('error too_many_urls');
+  });
+
   it('are a warning of the estimate', async () => {
     const estimate = await estimateScope(`${site.origin}/`, { net: { allowPrivate: true } });
     expect(estimate.warnings.join('\n')).toContain(`${site.origin}/pages.xml: 3 locs dropped: relative 2 (e.g. /relative-one/)`);

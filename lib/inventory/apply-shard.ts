@@ -49,8 +49,8 @@ function toRow(entry: ShardEntry): Row {
 
 // The wizard's sub-tree is judged by the walk's own filter (one implementation for walk, jobs and syncs).
 function siteFilterTest(filter: SiteFilter | null | undefined): ((row: Row) => boolean) | null {
-  if (!filter || (filter.pathPrefixes.length === 0 && filter.locales.length === 0)) return null;
-  const keep = compileFilter({ pathPrefixes: filter.pathPrefixes, locales: filter.locales });
+  // compileFilter says null itself for a sub-tree that keeps everything (no groups, no locales).
+  const keep = filter ? compileFilter({ pathPrefixes: filter.pathPrefixes, locales: filter.locales }) : null;
   if (keep === null) return null;
   return (row) => keep({ url: row.url, lastmod: row.lastmod, locale: row.locale }, { url: row.source, depth: 0, parent: null });
 }
