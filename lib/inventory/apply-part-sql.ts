@@ -13,7 +13,9 @@
  * any other, the common case of an unchanged URL, goes into the part's `part_sightings` row for that sitemap (an array
  * of URLs). A URL this sync has already seen (a membership stamped this sync, its row written this sync, or, when this part
  * lists it first under a new sitemap, a sighting by its one known sitemap) keeps what it was given first and is not
- * counted again. Changes and returns append to `url_history`.
+ * counted again, unless its lastmod is newer (migration 12): then its facts replace the first listing's, compared again
+ * with what the URL was before this sync (its history of this sync rewritten, the changed count corrected). Changes and
+ * returns append to `url_history`.
  *
  * Parameters: $1 sync id, $2 site id, $3 shard, $4 part, $5 parts in the shard, $6 URLs the site filter dropped (part 0),
  * $7..$13 the part's columns as arrays, $14 each URL's sitemap id, $15/$16 its further memberships (URL, sitemap id)
@@ -31,14 +33,15 @@ extra AS MATERIALIZED (SELECT * FROM unnest($15::text[], $16::int[]) AS t(url, s
 leaving AS MATERIALIZED (
   SELECT x.url FROM urls x WHERE x.site_id = $2 AND x.url = ANY ($17::text[]) AND x.removed_at IS NULL
 ),
-sync AS MATERIALIZED (SELECT seq FROM syncs WHERE sync_id = $1),
+sync AS MATERIALIZED (SELECT seq, started_at FROM syncs WHERE sync_id = $1),
 -- Primary-key probes per input row (LATERAL): a join would let the planner hash the whole site when its statistics
 -- are stale (a table filled by the sync itself), turning each part into a scan of every URL.
 cur AS MATERIALIZED (
   SELECT i.*, u.url IS NOT NULL AS known, u.sitemap_lastmod AS old_lastmod, u.changefreq AS old_changefreq,
     u.priority AS old_priority, u.removed_at IS NOT NULL AS was_removed, coalesce(u.out_of_scope, false) AS was_out_of_scope,
     u.source_sitemap AS old_source,
-    coalesce(u.last_sync_id = $1, false) AS written_now, i.url IN (SELECT e.url FROM extra e) AS more_listed
+    coalesce(u.last_sync_id = $1, false) AS written_now, i.url IN (SELECT e.url FROM extra e) AS more_listed,
+    coalesce(u.first_seen_at >= (SELECT started_at FROM sync), false) AS new_now
   FROM input i
   LEFT JOIN LATERAL (SELECT * FROM urls x WHERE x.site_id = $2 AND x.url = i.url LIMIT 1) u ON true
 ),
@@ -74,14 +77,39 @@ fate AS MATERIALIZED (
     c.more_listed OR (ms.ids IS NOT NULL AND ms.ids IS DISTINCT FROM ARRAY[c.sitemap_id]) AS stamp,
     -- An implicit membership becomes a row of its own, seen or not this sync as it was, beside the new ones.
     coalesce(ms.implicit AND ms.ids[1] <> c.sitemap_id, false)
-      AND NOT EXISTS (SELECT 1 FROM extra e WHERE e.url = c.url AND e.sitemap_id = ms.ids[1]) AS carry, ms.ids[1] AS carried_id
+      AND NOT EXISTS (SELECT 1 FROM extra e WHERE e.url = c.url AND e.sitemap_id = ms.ids[1]) AS carry, ms.ids[1] AS carried_id,
+    -- Listed again this sync with a newer lastmod: its facts replace what the first listing gave (migration 12).
+    CASE WHEN c.known AND s.seen_now AND c.lastmod IS DISTINCT FROM c.old_lastmod THEN cf_lastmod_newer(c.lastmod, c.old_lastmod)
+      ELSE false END AS newer
   FROM cur c LEFT JOIN members ms ON ms.url = c.url LEFT JOIN prior p ON p.url = c.url
   CROSS JOIN LATERAL (SELECT coalesce(ms.stamped, false) OR c.written_now OR p.url IS NOT NULL AS seen_now) s
+),
+-- The newer listings, compared with what the URL was before this sync (the first old value of this sync's history
+-- of each field, else the row's): \`delta\` corrects the count of changed URLs an earlier part made.
+newer AS MATERIALIZED (
+  SELECT n.*, n.now_changed::int - n.was_changed::int AS delta FROM (
+    SELECT f.url, f.lastmod, f.changefreq, f.priority, f.new_now, b.was_changed, b.base_lastmod, b.base_changefreq,
+      b.base_priority, NOT f.new_now AND (b.base_lastmod, b.base_changefreq, b.base_priority)
+        IS DISTINCT FROM (f.lastmod, f.changefreq, f.priority) AS now_changed
+    FROM fate f CROSS JOIN LATERAL (
+      SELECT count(*) > 0 AS was_changed,
+        CASE WHEN bool_or(h.event = 'lastmod') THEN (array_agg(h.old_value ORDER BY h.id) FILTER (WHERE h.event = 'lastmod'))[1]
+          ELSE f.old_lastmod END AS base_lastmod,
+        CASE WHEN bool_or(h.event = 'changefreq') THEN (array_agg(h.old_value ORDER BY h.id) FILTER (WHERE h.event = 'changefreq'))[1]
+          ELSE f.old_changefreq END AS base_changefreq,
+        CASE WHEN bool_or(h.event = 'priority') THEN (array_agg(h.old_value ORDER BY h.id) FILTER (WHERE h.event = 'priority'))[1]::float8
+          ELSE f.old_priority END AS base_priority
+      FROM url_history h
+      WHERE h.site_id = $2 AND h.url = f.url AND h.sync_id = $1 AND h.event IN ('lastmod', 'changefreq', 'priority')
+    ) b
+    WHERE f.newer
+  ) n
 ),
 claim AS (
   INSERT INTO sync_parts (sync_id, shard, part, parts, rows, seen, new, changed, returned, filtered, left_scope, entered_scope)
   SELECT $1, $3, $4, $5, cardinality($7::text[]), count(*) FILTER (WHERE NOT f.seen_now), count(*) FILTER (WHERE NOT f.known),
-    count(*) FILTER (WHERE f.changed), count(*) FILTER (WHERE f.returned), $6, (SELECT count(*) FROM leaving),
+    count(*) FILTER (WHERE f.changed) + (SELECT coalesce(sum(n.delta), 0) FROM newer n), count(*) FILTER (WHERE f.returned),
+    $6, (SELECT count(*) FROM leaving),
     count(*) FILTER (WHERE f.reentered)
   FROM fate f
   ON CONFLICT DO NOTHING
@@ -112,6 +140,29 @@ updated AS (
     out_of_scope = false, last_sync_id = $1
   FROM moved m
   WHERE u.site_id = $2 AND u.url = ANY (ARRAY(SELECT url FROM moved)) AND u.url = m.url AND EXISTS (SELECT 1 FROM claim)
+),
+renewed AS (
+  UPDATE urls u SET sitemap_lastmod = n.lastmod, changefreq = n.changefreq, priority = n.priority, last_seen_at = now(),
+    changed_at = CASE WHEN n.now_changed THEN now() ELSE u.changed_at END, last_sync_id = $1
+  FROM newer n
+  WHERE u.site_id = $2 AND u.url = ANY (ARRAY(SELECT url FROM newer)) AND u.url = n.url AND EXISTS (SELECT 1 FROM claim)
+),
+-- This sync's history of a renewed URL is written again against what it was before the sync: only real moves stay.
+unhistory AS (
+  DELETE FROM url_history h USING newer n
+  WHERE h.site_id = $2 AND h.url = n.url AND h.sync_id = $1 AND h.event IN ('lastmod', 'changefreq', 'priority')
+    AND EXISTS (SELECT 1 FROM claim)
+),
+rehistory AS (
+  INSERT INTO url_history (site_id, url, sync_id, event, old_value, new_value)
+  SELECT $2, n.url, $1, e.event, e.old_value, e.new_value
+  FROM newer n CROSS JOIN LATERAL (VALUES
+    ('lastmod', n.base_lastmod, n.lastmod, n.base_lastmod IS DISTINCT FROM n.lastmod),
+    ('changefreq', n.base_changefreq, n.changefreq, n.base_changefreq IS DISTINCT FROM n.changefreq),
+    ('priority', n.base_priority::text, n.priority::text, n.base_priority IS DISTINCT FROM n.priority)
+  ) AS e(event, old_value, new_value, happened)
+  WHERE n.now_changed AND e.happened AND EXISTS (SELECT 1 FROM claim)
+  ORDER BY n.url, e.event
 ),
 -- Each listed (URL, sitemap) is recorded once: stamped in its membership row when the URL is listed by more than one
 -- sitemap (every further membership in extra is), else as a sighting when its URL is known; a new URL listed by its

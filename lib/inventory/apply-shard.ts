@@ -3,6 +3,7 @@ import type { InventoryDb, Queryable } from './db.js';
 import type { SiteFilter } from './schemas.js';
 import { resolveSitemapIds } from './sitemap-ids.js';
 import { APPLY_PART_SQL } from './apply-part-sql.js';
+import { isNewerLastmod } from './lastmod-order.js';
 import { compileFilter } from '../factory/filter/index.js';
 import { pathFactsOf, pathnameOfValidUrl } from '../factory/scope/locale.js';
 import type { ShardEntry } from '../core/types.js';
@@ -56,15 +57,20 @@ function siteFilterTest(filter: SiteFilter | null | undefined): ((row: Row) => b
 }
 
 /**
- * Deduplicates by URL (the first entry's facts win; every sitemap listing it is kept as a membership) and applies the
- * site filter; returns the rows to write and the URLs the filter dropped.
+ * Deduplicates by URL (the facts of the entry with the newest lastmod win, the first on a tie; every sitemap listing it
+ * is kept as a membership) and applies the site filter; returns the rows to write and the URLs the filter dropped.
  */
 export function prepareRows(entries: readonly ShardEntry[], filter?: SiteFilter | null): { rows: Row[]; dropped: string[] } {
   const byUrl = new Map<string, Row>();
   for (const entry of entries) {
     const row = byUrl.get(entry.url);
-    if (row === undefined) byUrl.set(entry.url, toRow(entry));
-    else if (!row.sources.includes(entry.source)) row.sources.push(entry.source);
+    if (row === undefined) {
+      byUrl.set(entry.url, toRow(entry));
+      continue;
+    }
+    if (row.sources.includes(entry.source)) continue;
+    if (!isNewerLastmod(entry.lastmod, row.lastmod)) row.sources.push(entry.source);
+    else byUrl.set(entry.url, { ...toRow(entry), sources: [entry.source, ...row.sources] });
   }
   const keeps = siteFilterTest(filter);
   if (keeps === null) return { rows: [...byUrl.values()], dropped: [] };

@@ -11,6 +11,7 @@ import { sql as partSightings } from './migrations/008-part-sightings.js';
 import { sql as implicitMembership } from './migrations/009-implicit-membership.js';
 import { sql as scopeMoves } from './migrations/010-scope-moves.js';
 import { sql as goneGrace } from './migrations/011-gone-grace.js';
+import { sql as lastmodInstant } from './migrations/012-lastmod-instant.js';
 import { createLogger } from '../utils/logger.js';
 
 const log = createLogger('inventory:migrate');
@@ -28,6 +29,7 @@ export const MIGRATIONS: ReadonlyArray<{ version: number; name: string; sql: str
   { version: 9, name: 'implicit-membership', sql: implicitMembership },
   { version: 10, name: 'scope-moves', sql: scopeMoves },
   { version: 11, name: 'gone-grace', sql: goneGrace },
+  { version: 12, name: 'lastmod-instant', sql: lastmodInstant },
 ];
 
 // Postgres advisory locks take a bigint; this one is ours for the migration step (the bytes of "cfmigr1").

@@ -64,25 +64,27 @@ describe.each(DATABASES)('sightings recorded per part on $name', ({ open }) => {
     ]);
   });
 
-  it('keeps what the first sitemap gave a URL a second sitemap newly lists, whichever part comes first, and counts it once', async () => {
+  it('gives a URL a second sitemap newly lists the newest lastmod of the two, whichever part comes first, and counts it once', async () => {
     await createSite(test.db, { rootUrl: `${ORIGIN}/`, siteId: 'second' });
-    // u and v are listed by A alone; this sync B lists them too, with another lastmod: u's A part comes first, v's B part.
+    // u and v are listed by A alone; this sync B lists them too, with a newer lastmod: u's A part comes first, v's B part.
     expect(await syncShards('second', [[entry('/u', A), entry('/v', A)]])).toMatchObject({ new: 2 });
     const both = await syncShards('second', [
       [entry('/u', A), entry('/v', B, '2026-02-01')],
       [entry('/u', B, '2026-02-01'), entry('/v', A)],
     ]);
-    expect(both).toMatchObject({ seen: 2, new: 0, changed: 1, removed: 0 });
+    expect(both).toMatchObject({ seen: 2, new: 0, changed: 2, removed: 0 });
     expect((await urlFacts(test.db, 'second')).map((row) => [row.url, row.lastmod, row.removed])).toEqual([
-      [`${ORIGIN}/u`, '2026-01-01', false],
+      [`${ORIGIN}/u`, '2026-02-01', false],
       [`${ORIGIN}/v`, '2026-02-01', false],
     ]);
     expect((await historyFacts(test.db, 'second')).map((row) => [row.url, row.event, row.oldValue, row.newValue])).toEqual([
+      [`${ORIGIN}/u`, 'lastmod', '2026-01-01', '2026-02-01'],
       [`${ORIGIN}/v`, 'lastmod', '2026-01-01', '2026-02-01'],
     ]);
 
-    // Both listed by two sitemaps now: B drops them (read whole), A keeps them: nothing is removed, nothing counted twice.
-    expect(await syncShards('second', [[entry('/u', A)], [entry('/v', A, '2026-02-01')]])).toMatchObject({ seen: 2, changed: 0, removed: 0 });
+    // Both listed by two sitemaps now: B drops them (read whole), A keeps them: nothing is removed, nothing counted twice;
+    // u's newest listing is A's older lastmod now, a real move.
+    expect(await syncShards('second', [[entry('/u', A)], [entry('/v', A, '2026-02-01')]])).toMatchObject({ seen: 2, changed: 1, removed: 0 });
     const members = await test.db.query(
       `SELECT m.url, s.url AS sitemap FROM url_sitemaps m JOIN sitemaps s USING (sitemap_id) WHERE m.site_id = 'second' ORDER BY m.url`,
     );
