@@ -35,9 +35,10 @@ export interface PgBossEngineOptions {
 const START_RACE_CODES = new Set(['40P01', '23505']);
 const START_ATTEMPTS = 5;
 
-function isStartRace(error: unknown): boolean {
+/** The database's code when the error is that race, else null. */
+function startRaceCode(error: unknown): string | null {
   const code = (error as { code?: unknown } | null)?.code;
-  return typeof code === 'string' && START_RACE_CODES.has(code);
+  return typeof code === 'string' && START_RACE_CODES.has(code) ? code : null;
 }
 
 function newBoss(options: PgBossEngineOptions): PgBoss {
@@ -66,8 +67,10 @@ async function startBoss(options: PgBossEngineOptions, queues: SliceQueues): Pro
       return boss;
     } catch (error) {
       await boss.stop({ graceful: false, wait: false }).catch(() => undefined);
-      if (!isStartRace(error) || attempt >= START_ATTEMPTS) throw toDatabaseFailure(error);
-      log.info({ event: 'pgboss_start_race', attempt, err: error }, 'another worker was creating the queue at the same moment: starting again');
+      const code = startRaceCode(error);
+      if (code === null || attempt >= START_ATTEMPTS) throw toDatabaseFailure(error);
+      // An expected race, handled here: one line with the database's code, no stack.
+      log.info({ event: 'pgboss_start_race', attempt, code }, 'another worker was creating the queue at the same moment: starting again');
       await sleep(100 + Math.random() * 400 * attempt);
     }
   }

@@ -22,6 +22,7 @@ import {
 import { startTestRedis, type TestRedis } from '../../../../test/helpers/redis-server.js';
 import { DEFAULT_PGBOSS_SETTINGS, startPgBossEngine, type PgBossSettings } from '../index.js';
 import type { SliceDispatcher } from '../../slice-dispatcher.js';
+import { useLogger } from '../../../utils/logger.js';
 
 const settings: PgBossSettings = {
   ...DEFAULT_PGBOSS_SETTINGS,
@@ -113,6 +114,36 @@ describe('the pg-boss engine', () => {
       expect(failed.message).toMatch(/its slices failed 2 times; the last: .+/);
     } finally {
       await downStore.close().catch(() => undefined);
+    }
+  });
+
+  it('starts four workers at once on a fresh database, a lost race to create the queue one info line without a stack', { timeout: 60_000 }, async () => {
+    const runtime: SyncRuntime = { db: test.db, store, net: LOOPBACK_NET };
+    const fresh: PgBossSettings = { ...settings, schema: `${settings.schema}_fresh` };
+    const lines: Array<{ level: string; fields: Record<string, unknown> }> = [];
+    const capture = (level: string) => (fields: object) => void lines.push({ level, fields: fields as Record<string, unknown> });
+    useLogger({ level: 'debug', error: capture('error'), warn: capture('warn'), info: capture('info'), debug: capture('debug') });
+    try {
+      const started = await Promise.all(
+        [0, 1, 2, 3].map(() =>
+          startPgBossEngine({ databaseUrl: TEST_DATABASE_URL, settings: fresh, runtime: async () => runtime, concurrency: 1, perHost: 2 }),
+        ),
+      );
+      engines.push(...started);
+      expect(started.map((one) => one.engine)).toEqual(['pg-boss', 'pg-boss', 'pg-boss', 'pg-boss']);
+    } finally {
+      useLogger(null);
+      for (const started of engines.splice(0)) await started.stop();
+      const admin = new pg.Client({ connectionString: TEST_DATABASE_URL });
+      await admin.connect();
+      await admin.query(`DROP SCHEMA IF EXISTS ${fresh.schema} CASCADE`);
+      await admin.end();
+    }
+    expect(lines.filter((line) => line.level === 'error' || line.level === 'warn')).toEqual([]);
+    for (const race of lines.filter((line) => line.fields.event === 'pgboss_start_race')) {
+      expect(race.level).toBe('info');
+      expect(race.fields).not.toHaveProperty('err');
+      expect(['40P01', '23505']).toContain(race.fields.code);
     }
   });
 });
