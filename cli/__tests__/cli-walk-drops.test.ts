@@ -4,7 +4,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startLoopbackServer, type LoopbackServer } from '../../lib/demo/loopback-server.js';
 import { estimateScope } from '../../lib/factory/scope/scope-estimator.js';
-import { ndjson, runMain } from '../../test/helpers/run-cli.js';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ndjson, runCli, runMain } from '../../test/helpers/run-cli.js';
 
 const NS = 'xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"';
 let site: LoopbackServer;
@@ -32,7 +35,9 @@ describe('dropped locs', () => {
     // The control character is shown encoded: the example cannot split a line either.
     expect(run.stderr).toContain('/ok%0Ahttp://169.254.169.254/latest/)');
     const summary = await runMain(['walk', `${site.origin}/`, '--allow-private', '--summary']);
-    expect(summary.stderr).toMatch(/walked 1 URLs from 1 sitemaps \(1 error\) in [\d.]+s; 3 locs dropped: relative 2/);
+    // Each sitemap that dropped locs is an error line of its own (no failure: it was read whole), the 404 the other.
+    expect(run.stderr).toContain(`error invalid_url ${site.origin}/pages.xml: 3 locs dropped: relative 2 (e.g. /relative-one/)`);
+    expect(summary.stderr).toMatch(/walked 1 URLs from 1 sitemaps \(2 errors\) in [\d.]+s; 3 locs dropped: relative 2/);
   });
 
   it('are in the NDJSON sitemap line and summary, whose errors count the error lines', async () => {
@@ -40,7 +45,10 @@ describe('dropped locs', () => {
     const lines = ndjson(run.stdout);
     expect(lines.find((line) => line.type === 'sitemap')).toMatchObject({ dropped: 3, drops: { relative: { count: 2, example: '/relative-one/' } } });
     const errors = lines.filter((line) => line.type === 'error');
-    expect(errors).toHaveLength(1);
+    expect(errors.map((line) => [line.kind, line.url, line.readWhole])).toEqual([
+      ['http_status', `${site.origin}/gone.xml`, undefined],
+      ['invalid_url', `${site.origin}/pages.xml`, true],
+    ]);
     expect(lines.at(-1)).toMatchObject({
       type: 'summary',
       errors: errors.length,
@@ -59,5 +67,25 @@ describe('dropped locs', () => {
   it('are a warning of the estimate', async () => {
     const estimate = await estimateScope(`${site.origin}/`, { net: { allowPrivate: true } });
     expect(estimate.warnings.join('\n')).toContain(`${site.origin}/pages.xml: 3 locs dropped: relative 2 (e.g. /relative-one/)`);
+  });
+
+  it('are on the sync record through the built bin: counted among its errors and listed with the example, nothing failed', { timeout: 60_000 }, async () => {
+    const folder = await mkdtemp(join(tmpdir(), 'cf-drops-'));
+    try {
+      const run = await runCli(['sync', `${site.origin}/`, '--site', 'drops', '--allow-private', '--db', folder], { DATABASE_URL: '', REDIS_URL: '' });
+      expect(run.code, run.stderr).toBe(0);
+      const sync = JSON.parse(run.stdout) as Record<string, unknown>;
+      expect(sync).toMatchObject({ state: 'done', seen: 1, errors: { http_status: 1, invalid_url: 1 } });
+      expect(sync.reportedSitemaps).toEqual([
+        {
+          url: `${site.origin}/pages.xml`,
+          kind: 'invalid_url',
+          message: expect.stringContaining('3 locs dropped: relative 2 (e.g. /relative-one/), controlCharacters 1'),
+        },
+      ]);
+      expect(sync.failedSitemaps).toEqual([expect.objectContaining({ url: `${site.origin}/gone.xml`, kind: 'http_status' })]);
+    } finally {
+      await rm(folder, { recursive: true, force: true });
+    }
   });
 });

@@ -1,4 +1,4 @@
-import { locDropsOf, type LocDrops } from '../../core/loc-drops.js';
+import { locDropsOf, locDropsText, type LocDrops } from '../../core/loc-drops.js';
 import { FactoryError, toFactoryError } from '../../core/errors.js';
 import {
   openSitemapIfModified,
@@ -231,13 +231,19 @@ class ReadCursor<T> {
 
   summary(opened: OpenedSitemap, stats: ParseStats): SitemapReadSummary {
     if (stats.truncated && !this.full) this.problem('invalid_xml', `document ends before its root element closes: the ${this.entries} entries read are kept`);
+    const drops = locDropsOf(stats.dropped, stats.dropExamples);
+    const dropsText = locDropsText(drops);
+    // Locs the protocol does not allow are dropped, never in silence: one problem per sitemap, and no failure of it (it
+    // was read whole), so the walk, the job and the sync record show it alike. A junk child loc (`javascript:...`)
+    // keeps no child's URLs unread; it is counted, its text never shown. A page loc's drops come with an example.
     if (stats.refusedChildren > 0) {
-      // The index itself was read whole: a junk loc in it (`javascript:...`) is reported, and keeps no child's URLs unread.
       this.problem(
         'invalid_url',
         `${stats.refusedChildren} child sitemap loc(s) refused before any fetch (not an http(s) URL, malformed or too long): not followed`,
         { readWhole: true },
       );
+    } else if (dropsText !== null) {
+      this.problem('invalid_url', `${dropsText}: not kept (a page loc must be an absolute http(s) URL)`, { readWhole: true });
     }
     const dropped = Object.values(stats.dropped).reduce((sum, count) => sum + count, 0);
     const read = { ref: this.ref, children: this.children, problems: this.problems.length, etag: opened.etag, lastModified: opened.lastModified };
@@ -250,7 +256,7 @@ class ReadCursor<T> {
       items: this.items,
       children: this.children,
       dropped,
-      drops: locDropsOf(stats.dropped, stats.dropExamples),
+      drops,
       invalidLastmod: stats.invalidLastmod,
       bytes: stats.bytes,
       truncated: this.full,
