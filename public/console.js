@@ -209,19 +209,30 @@ function failureText(failure) {
   return `${failure.url ?? '(the whole job)'} — ${what} (${fate})`;
 }
 
-// An ended sync's failed sitemaps (the first 1000), from its detail: which one failed, why, and what became of its URLs.
+function noteList(titleText, items) {
+  const title = document.createElement('p');
+  title.textContent = titleText;
+  const list = document.createElement('ul');
+  list.append(...items.map((text) => Object.assign(document.createElement('li'), { textContent: text })));
+  return [title, list];
+}
+
+// An ended sync's failed sitemaps (the first 1000), from its detail: which one failed, why, and what became of its URLs;
+// then the sitemaps read whole with a report (locs dropped by reason, with an example; junk child locs).
 async function renderFailures(sync) {
   const box = $('#sync-failures');
   box.replaceChildren();
   box.hidden = true;
   if (!sync || sync.state === 'running') return;
-  const { failedSitemaps } = await api(sitePath(`/syncs/${sync.syncId}`));
-  if (state.sync?.syncId !== sync.syncId || failedSitemaps.length === 0) return;
-  const title = document.createElement('p');
-  title.textContent = `Failed sitemaps (${failedSitemaps.length}):`;
-  const list = document.createElement('ul');
-  list.append(...failedSitemaps.map((failure) => Object.assign(document.createElement('li'), { textContent: failureText(failure) })));
-  box.replaceChildren(title, list);
+  const { failedSitemaps, reportedSitemaps } = await api(sitePath(`/syncs/${sync.syncId}`));
+  if (state.sync?.syncId !== sync.syncId || failedSitemaps.length + reportedSitemaps.length === 0) return;
+  const parts = [];
+  if (failedSitemaps.length > 0) parts.push(...noteList(`Failed sitemaps (${failedSitemaps.length}):`, failedSitemaps.map(failureText)));
+  if (reportedSitemaps.length > 0) {
+    const texts = reportedSitemaps.map((note) => `${note.url ?? '(the whole job)'} — ${note.kind}: ${note.message} (read whole)`);
+    parts.push(...noteList(`Sitemaps read with reports (${reportedSitemaps.length}):`, texts));
+  }
+  box.replaceChildren(...parts);
   box.hidden = false;
 }
 

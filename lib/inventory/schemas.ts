@@ -82,8 +82,18 @@ export const FailedSitemapSchema = z.object({
 });
 export type FailedSitemap = z.infer<typeof FailedSitemapSchema>;
 
-/** A sync with its failed sitemaps (the first 1000 the job kept), as `GET .../syncs/{syncId}` and `sync` show it. */
-export const SyncDetailSchema = SyncSchema.extend({ failedSitemaps: z.array(FailedSitemapSchema) });
+/** A sitemap a sync read whole with something to report: locs it dropped (by reason, with an example), junk child locs. */
+export const ReportedSitemapSchema = z.object({ url: z.string().nullable(), kind: z.string(), message: z.string() });
+export type ReportedSitemap = z.infer<typeof ReportedSitemapSchema>;
+
+/** What `syncs.failed_sitemaps` holds: the failed sitemaps, and the reported ones (fate `read`). */
+export const StoredSitemapNoteSchema = z.union([FailedSitemapSchema, ReportedSitemapSchema.extend({ fate: z.literal('read') })]);
+
+/**
+ * A sync with its failed sitemaps and the ones read whole with a report (the first 1000 the job kept), as
+ * `GET .../syncs/{syncId}` and `sync` show it.
+ */
+export const SyncDetailSchema = SyncSchema.extend({ failedSitemaps: z.array(FailedSitemapSchema), reportedSitemaps: z.array(ReportedSitemapSchema) });
 export type SyncDetail = z.infer<typeof SyncDetailSchema>;
 
 /** A site with its URL count and last sync, as the site list shows it. */

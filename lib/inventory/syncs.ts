@@ -1,7 +1,7 @@
 import { isRunLimit } from '../core/frontier.js';
 import { z } from 'zod';
 import type { InventoryDb } from './db.js';
-import { SyncDetailSchema, SyncSchema, parseRows, type FailedSitemap, type Sync, type SyncDetail } from './schemas.js';
+import { StoredSitemapNoteSchema, SyncSchema, parseRows, type FailedSitemap, type ReportedSitemap, type Sync, type SyncDetail } from './schemas.js';
 import { nextSyncSql } from './schedule.js';
 import { SYNC_COLUMNS, syncsWithTotals } from './sql-columns.js';
 import { RequestError } from '../core/errors.js';
@@ -75,12 +75,14 @@ function errorsByKind(status: JobStatus): Record<string, number> {
 }
 
 // The job keeps its first 1000 errors: each one of a sitemap that failed becomes a failed sitemap with what its failure
-// means for its URLs (a report on a sitemap read whole is counted among the errors, not listed as failed).
-function failedSitemaps(errors: ReadonlyArray<Pick<ReportedError, 'kind' | 'url' | 'message' | 'status' | 'readWhole'>>): FailedSitemap[] {
-  return errors.flatMap(({ url, kind, message, status: httpStatus, readWhole }) => {
+// means for its URLs; a report on a sitemap read whole (locs dropped, junk child locs) is kept as such (fate \`read\`).
+function sitemapNotes(
+  errors: ReadonlyArray<Pick<ReportedError, 'kind' | 'url' | 'message' | 'status' | 'readWhole'>>,
+): Array<z.infer<typeof StoredSitemapNoteSchema>> {
+  return errors.map(({ url, kind, message, status: httpStatus, readWhole }) => {
     const fate = sitemapFate({ kind, status: httpStatus, readWhole });
-    if (fate === 'read') return [];
-    return [{ url, kind, message, ...(httpStatus === undefined ? {} : { status: httpStatus }), fate }];
+    if (fate === 'read') return { url, kind, message, fate };
+    return { url, kind, message, ...(httpStatus === undefined ? {} : { status: httpStatus }), fate };
   });
 }
 
@@ -102,20 +104,29 @@ export async function recordJobStatus(db: InventoryDb, syncId: string, status: J
       status.sitemapsPending,
       JSON.stringify(errorsByKind(status)),
       // The run's own limit reached is not a sitemap that failed: the sync's message says it when it ends.
-      JSON.stringify(failedSitemaps(errors.filter((error) => !isRunLimit(error)))),
+      JSON.stringify(sitemapNotes(errors.filter((error) => !isRunLimit(error)))),
     ],
   );
 }
 
-/** A sync with the sitemaps that failed in it (URL, kind, message, status, fate), or `not_found`. */
+const StoredSyncDetailSchema = SyncSchema.extend({ sitemapNotes: z.array(StoredSitemapNoteSchema) });
+
+/** A sync with the sitemaps that failed in it (URL, kind, message, status, fate) and those read with a report, or \`not_found\`. */
 export async function getSyncDetail(db: InventoryDb, syncId: string, siteId?: string): Promise<SyncDetail> {
   const rows = await db.query(
-    `SELECT ${SYNC_COLUMNS}, failed_sitemaps AS "failedSitemaps" FROM ${syncsWithTotals('y')} WHERE sync_id = $1 AND ($2::text IS NULL OR site_id = $2)`,
+    `SELECT ${SYNC_COLUMNS}, failed_sitemaps AS "sitemapNotes" FROM ${syncsWithTotals('y')} WHERE sync_id = $1 AND ($2::text IS NULL OR site_id = $2)`,
     [syncId, siteId ?? null],
   );
-  const [sync] = parseRows(SyncDetailSchema, rows);
-  if (!sync) throw new RequestError('not_found', `no sync ${syncId}${siteId ? ` of site ${siteId}` : ''}`);
-  return sync;
+  const [stored] = parseRows(StoredSyncDetailSchema, rows);
+  if (!stored) throw new RequestError('not_found', `no sync ${syncId}${siteId ? ` of site ${siteId}` : ''}`);
+  const { sitemapNotes, ...sync } = stored;
+  const failedSitemaps: FailedSitemap[] = [];
+  const reportedSitemaps: ReportedSitemap[] = [];
+  for (const note of sitemapNotes) {
+    if (note.fate === 'read') reportedSitemaps.push({ url: note.url, kind: note.kind, message: note.message });
+    else failedSitemaps.push(note);
+  }
+  return { ...sync, failedSitemaps, reportedSitemaps };
 }
 
 /**
