@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { JobStatusSchema, type JobStatus } from '../core/types.js';
 import { SLICE_HARD_LIMIT_MS } from './api-limits.js';
 import type { CallerOptions } from '../core/limits.js';
+import { backoffDelayMs, type RetryPolicy } from '../utils/backoff.js';
 
 /** Answers worth another try: the server is restarting, overloaded, or lost the call. 4xx answers are final. */
 const RETRYABLE_STATUSES = new Set([
@@ -18,16 +19,6 @@ const RETRYABLE_STATUSES = new Set([
 /** Error kinds given back at once even with a retryable status: the deployment must be fixed first. */
 const FINAL_KINDS = new Set(['config']);
 
-/** How a call is retried: consecutive attempts, and exponential backoff (half fixed, half random) between them. */
-export interface RetryPolicy {
-  /** @default 40 */
-  attempts: number;
-  /** @default 100 */
-  baseDelayMs: number;
-  /** @default 2000 */
-  maxDelayMs: number;
-}
-
 /** One retry, for progress output: which call, why, and how long the client waits. */
 export interface RetryEvent {
   call: string;
@@ -41,6 +32,7 @@ export interface DiscoverClientOptions {
   /** Origin of the deployment or of `crawler-factory serve`, e.g. `http://127.0.0.1:3000`. */
   api: string;
   token?: string | null;
+  /** Consecutive attempts (default 40) and the backoff between them (100 ms doubling to 2 s), half fixed and half random. */
   retry?: Partial<RetryPolicy>;
   onRetry?: (event: RetryEvent) => void;
   fetch?: typeof fetch;
@@ -170,7 +162,7 @@ export class DiscoverClient {
   }
 
   private async backoff(call: Call, attempt: number, reason: string): Promise<void> {
-    const ceiling = Math.min(this.policy.maxDelayMs, this.policy.baseDelayMs * 2 ** (attempt - 1));
+    const ceiling = backoffDelayMs(this.policy, attempt);
     const delayMs = Math.round(ceiling / 2 + (Math.random() * ceiling) / 2);
     this.retried += 1;
     this.options.onRetry?.({ call: call.name, attempt, reason, delayMs });

@@ -19,7 +19,7 @@ export { connectNodeRedis, type NodeRedisOptions } from './node-redis-commands.j
 export { upstashCommands, UpstashTransportError, type UpstashOptions } from './upstash-commands.js';
 export { connectRedisJobStore, createUpstashJobStore, openConfiguredStore, openJobStore, type StoreEnv, type StoreOptions } from './open-job-store.js';
 export { StoreError, STORE_RETRY_AFTER_SECONDS, jobNotFound, type StoreFailure } from './store-errors.js';
-export type { RetryPolicy } from './script-runner.js';
+export type { RetryPolicy } from '../utils/backoff.js';
 export { SecretBox, MIN_SECRET_LENGTH } from '../utils/secret-box.js';
 // The configuration a store is opened from (openJobStore reads it), for callers that open one of their own.
 export { factoryConfig } from '../config/factory-config.js';

@@ -1,4 +1,5 @@
 import { createClient, ErrorReply, TimeoutError } from 'redis';
+import { backoffDelayMs } from '../utils/backoff.js';
 import { createLogger } from '../utils/logger.js';
 import { RedisReplyError, type RedisCommands } from './redis-commands.js';
 
@@ -16,6 +17,8 @@ type Client = ReturnType<typeof createClient>;
 
 /** Attempts at a first connection before it is refused: a server that was never there is not worth waiting for. */
 const FIRST_CONNECT_ATTEMPTS = 3;
+/** Between reconnects: 50 ms doubling to 1 s. */
+const RECONNECT_BACKOFF = { baseDelayMs: 50, maxDelayMs: 1_000 };
 
 function newClient(options: NodeRedisOptions): Client {
   let everReady = false;
@@ -26,7 +29,7 @@ function newClient(options: NodeRedisOptions): Client {
       // Back off a little between reconnects; a lost connection is retried by the store, not fatal.
       // A first connection that keeps failing is given up, so callers get an error instead of a hang.
       reconnectStrategy: (retries: number, cause: Error) =>
-        !everReady && retries >= FIRST_CONNECT_ATTEMPTS ? new Error(`cannot connect: ${cause.message}`) : Math.min(50 * 2 ** retries, 1_000),
+        !everReady && retries >= FIRST_CONNECT_ATTEMPTS ? new Error(`cannot connect: ${cause.message}`) : backoffDelayMs(RECONNECT_BACKOFF, retries + 1),
     },
     // Fail at once while disconnected: the store's own retry (with backoff) decides how long to wait,
     // instead of commands piling up unseen in an offline queue.

@@ -4,7 +4,7 @@ import type { JobStore } from './job-store.js';
 import { MemoryJobStore } from './memory-job-store.js';
 import { connectNodeRedis } from './node-redis-commands.js';
 import { RedisJobStore } from './redis-job-store.js';
-import type { RetryPolicy } from './script-runner.js';
+import type { RetryPolicy } from '../utils/backoff.js';
 import { StoreError } from './store-errors.js';
 import { upstashCommands } from './upstash-commands.js';
 

@@ -39,7 +39,8 @@ import {
 import { CountingCommands, type CommandStats, type RedisCommands } from './redis-commands.js';
 import { checkGuard, toClaimResult, toCommitResult, toEnqueueResult, toFinishResult, toStatusParts } from './replies.js';
 import { openJobHeaders, sealJobHeaders } from './sealed-headers.js';
-import { ScriptRunner, type RetryPolicy } from './script-runner.js';
+import { ScriptRunner } from './script-runner.js';
+import type { RetryPolicy } from '../utils/backoff.js';
 import {
   CLAIM,
   CLAIM_SLICE,

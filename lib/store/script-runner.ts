@@ -1,17 +1,11 @@
 import { setTimeout as sleep } from 'node:timers/promises';
+import { backoffDelayMs, type RetryPolicy } from '../utils/backoff.js';
 import { createLogger } from '../utils/logger.js';
 import { isNoScript, RedisReplyError, type RedisCommands } from './redis-commands.js';
 import type { LuaScript } from './scripts/lua-script.js';
 import { StoreError } from './store-errors.js';
 
 const log = createLogger('store:scripts');
-
-/** How a Redis-family store retries transport failures and transient replies: doubling delays, capped. */
-export interface RetryPolicy {
-  attempts: number;
-  baseDelayMs: number;
-  maxDelayMs: number;
-}
 
 // Every job script is idempotent (tokens, offsets and the visited set make a replay a no-op), so a
 // command whose reply was lost can simply be sent again. About 3.5 s in all: a Redis restart or failover.
@@ -54,7 +48,7 @@ export class ScriptRunner {
         const transient = transientReply(error);
         if (error instanceof RedisReplyError && transient === null) throw replyError(name, error);
         if (i >= this.retry.attempts) throw unavailable(name, transient, error);
-        const delayMs = Math.min(this.retry.maxDelayMs, this.retry.baseDelayMs * 2 ** (i - 1));
+        const delayMs = backoffDelayMs(this.retry, i);
         log.warn({ event: 'store_retry', command: name, attempt: i, delayMs, err: String(error) }, 'store call failed: retrying');
         await sleep(delayMs);
       }

@@ -14,6 +14,7 @@ import { sitemapRequestOptions } from '../fetch/request-options.js';
 import type { ParsedUrl, ReportedError, SitemapFormat, SitemapRef, SitemapValidator } from '../../core/types.js';
 import { fetchPlan, validatorToKeep } from './walk-policy.js';
 import { createLogger } from '../../utils/logger.js';
+import { backoffDelayMs } from '../../utils/backoff.js';
 import { printableUrl } from '../url/site-url.js';
 
 const log = createLogger('factory:sitemap-reader');
@@ -316,6 +317,9 @@ function isTransient(error: FactoryError): boolean {
   return error.kind === 'http_status' && RETRY_STATUSES.has(error.context.status ?? 0);
 }
 
+/** Between attempts at one sitemap: 200 ms, then 800 ms (the README's contract for the default 2 retries). */
+const SITEMAP_RETRY_BACKOFF = { baseDelayMs: 200, maxDelayMs: Number.POSITIVE_INFINITY, growth: 4 };
+
 const pause = (ms: number, signal?: AbortSignal) =>
   new Promise<void>((resolve) => {
     const done = () => {
@@ -393,7 +397,7 @@ export async function* readSitemap<T>(
       }
       skip = cursor.handedOut;
       log.info({ event: 'sitemap_retry', url: ref.url, attempt, skip, kind: failure.kind }, 'retrying sitemap');
-      await pause(200 * 4 ** (attempt - 1), setup.signal);
+      await pause(backoffDelayMs(SITEMAP_RETRY_BACKOFF, attempt), setup.signal);
     } finally {
       mapItems.release?.();
     }
