@@ -1,26 +1,19 @@
 // `crawler-factory sites list|rm|set` and the root checks of `sync <rootUrl>`, over a Postgres schema of their own
 // (DATABASE_URL carries it, as any deployment could), and `serve` on a busy port.
 import { createServer } from 'node:net';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startMutableSite, TEST_DATABASE_URL, type MutableSite } from '../../lib/inventory/__tests__/inventory-fixtures.js';
+import { startMutableSite, useCliSchema, type MutableSite } from '../../lib/inventory/__tests__/inventory-fixtures.js';
 import { runCli, runMain } from '../../test/helpers/run-cli.js';
 
 describe('crawler-factory sites', () => {
-  const schema = `inv_sites_cli_${process.pid}_${Math.random().toString(36).slice(2, 8)}`;
-  const env = { DATABASE_URL: `${TEST_DATABASE_URL}?options=${encodeURIComponent(`-c search_path=${schema}`)}`, REDIS_URL: '' };
-  const admin = new pg.Client({ connectionString: TEST_DATABASE_URL });
+  const { schema, env, admin } = useCliSchema('inv_sites_cli');
   let site: MutableSite;
 
   beforeAll(async () => {
     site = await startMutableSite(300);
-    await admin.connect();
-    await admin.query(`CREATE SCHEMA ${schema}`);
   });
   afterAll(async () => {
     await site?.close();
-    await admin.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
-    await admin.end();
   });
 
   it('refuses roots with credentials, no authority or a metadata or private host before creating the site', async () => {

@@ -1,18 +1,15 @@
 // A URL two sitemaps list with different lastmods takes the newest, whichever sitemap answers first: an unchanged site
 // re-synced reports 0 changed and its history holds only real moves (issue 29, wpcore-eubrand's flapping 49).
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startLoopbackServer, type CannedResponse, type LoopbackServer } from '../../lib/demo/loopback-server.js';
-import { TEST_DATABASE_URL } from '../../lib/inventory/__tests__/inventory-fixtures.js';
+import { useCliSchema } from '../../lib/inventory/__tests__/inventory-fixtures.js';
 import { indexXml, pageUrls, urlsetXml, XML } from '../../test/helpers/sitemap-xml.js';
 import { runCli } from '../../test/helpers/run-cli.js';
 
 const PAGES = 40;
 
 describe('crawler-factory sync: a URL listed by two sitemaps', () => {
-  const schema = `inv_lastmod_${process.pid}_${Math.random().toString(36).slice(2, 8)}`;
-  const env = { DATABASE_URL: `${TEST_DATABASE_URL}?options=${encodeURIComponent(`-c search_path=${schema}`)}`, REDIS_URL: '' };
-  const admin = new pg.Client({ connectionString: TEST_DATABASE_URL });
+  const { schema, env, admin } = useCliSchema('inv_lastmod');
   let site: LoopbackServer;
   // Which sitemap answers late (so the other one's shard is applied first), and what each says.
   let slow: 'a' | 'b' = 'a';
@@ -32,13 +29,9 @@ describe('crawler-factory sync: a URL listed by two sitemaps', () => {
       if (request.url === '/b.xml') return urlset('b');
       return null;
     });
-    await admin.connect();
-    await admin.query(`CREATE SCHEMA ${schema}`);
   });
   afterAll(async () => {
     await site?.close();
-    await admin.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
-    await admin.end();
   });
 
   async function sync(): Promise<{ state: string; new: number; changed: number; removed: number }> {

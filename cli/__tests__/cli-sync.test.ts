@@ -1,25 +1,17 @@
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDemoSite, type DemoSite } from '../../lib/demo/demo-site.js';
-import { TEST_DATABASE_URL } from '../../lib/inventory/__tests__/inventory-fixtures.js';
+import { useCliSchema } from '../../lib/inventory/__tests__/inventory-fixtures.js';
 import { runCli } from '../../test/helpers/run-cli.js';
 
 describe('crawler-factory sync', () => {
-  const schema = `inv_cli_${process.pid}_${Math.random().toString(36).slice(2, 8)}`;
-  // The schema rides in the connection string, as any deployment could set it.
-  const env = { DATABASE_URL: `${TEST_DATABASE_URL}?options=${encodeURIComponent(`-c search_path=${schema}`)}`, REDIS_URL: '' };
+  const { schema, env, admin } = useCliSchema('inv_cli');
   let site: DemoSite;
-  const admin = new pg.Client({ connectionString: TEST_DATABASE_URL });
 
   beforeAll(async () => {
     site = await startDemoSite();
-    await admin.connect();
-    await admin.query(`CREATE SCHEMA ${schema}`);
   });
   afterAll(async () => {
     await site?.close();
-    await admin.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
-    await admin.end();
   });
 
   it('syncs the demo site into the inventory with progress, and a done sync resumes as done', { timeout: 120_000 }, async () => {

@@ -165,6 +165,31 @@ export function useSecondSession(test: TestDb): pg.Client {
   return session;
 }
 
+/** A Postgres schema the built bin's commands use through DATABASE_URL, and a session on it to check what they wrote. */
+export interface CliSchema {
+  schema: string;
+  /** The environment of a command run on the schema (no Redis: the inventory alone). */
+  env: { DATABASE_URL: string; REDIS_URL: string };
+  admin: pg.Client;
+}
+
+/** A schema of its own for the enclosing describe block's CLI runs, made before its tests and dropped after them. */
+export function useCliSchema(prefix: string): CliSchema {
+  const schema = `${prefix}_${process.pid}_${Math.random().toString(36).slice(2, 8)}`;
+  // The schema rides in the connection string, as any deployment could set it.
+  const env = { DATABASE_URL: `${TEST_DATABASE_URL}?options=${encodeURIComponent(`-c search_path=${schema}`)}`, REDIS_URL: '' };
+  const admin = new pg.Client({ connectionString: TEST_DATABASE_URL });
+  beforeAll(async () => {
+    await admin.connect();
+    await admin.query(`CREATE SCHEMA ${schema}`);
+  });
+  afterAll(async () => {
+    await admin.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+    await admin.end();
+  });
+  return { schema, env, admin };
+}
+
 /** Both databases the shared suite runs against. */
 export const DATABASES = [
   { name: 'postgres', open: openPostgresTestDb },
