@@ -81,8 +81,8 @@ function sitemapNotes(
 ): Array<z.infer<typeof StoredSitemapNoteSchema>> {
   return errors.map(({ url, kind, message, status: httpStatus, readWhole }) => {
     const fate = sitemapFate({ kind, status: httpStatus, readWhole });
-    if (fate === 'read') return { url, kind, message, fate };
-    return { url, kind, message, ...(httpStatus === undefined ? {} : { status: httpStatus }), fate };
+    // A report has no status to keep: only a failure says what the server answered.
+    return fate === 'read' || httpStatus === undefined ? { url, kind, message, fate } : { url, kind, message, status: httpStatus, fate };
   });
 }
 
