@@ -15,7 +15,11 @@ const boundaries = [
     banned: ['**/factory/**', '**/store/**', '**/inventory/**', '**/http/**', '**/config/**', '**/cli/**'],
     why: 'lib/core is the bottom layer',
   },
-  { files: ['lib/store/**'], banned: ['**/factory/**', '**/inventory/**', '**/http/**', '**/cli/**'], why: 'a store keeps state and atomic steps only' },
+  {
+    files: ['lib/store/**'],
+    banned: ['**/factory/**', '**/inventory/**', '**/http/**', '**/config/**', '**/cli/**'],
+    why: 'a store keeps state and atomic steps only: core and utils below it, the configuration above',
+  },
   {
     files: ['lib/config/**'],
     banned: ['**/factory/**', '**/store/**', '**/inventory/**', '**/http/**', '**/cli/**'],
@@ -95,6 +99,31 @@ export default tseslint.config(
     // The CLI's output, the benchmarks' reports and scripts print by design.
     files: ['cli/**', 'bench/**', 'scripts/**', 'bin/**', 'public/**', '**/__tests__/**', 'test/**'],
     rules: { 'no-console': 'off', 'no-useless-assignment': 'off' },
+  },
+  {
+    // Configuration is read once, at the edge (lib/config/process-config.ts for the functions, the CLI's commands),
+    // and passed down: nothing in the library or the routes reads the environment itself.
+    files: ['lib/**', 'api/**'],
+    ignores: ['**/__tests__/**', 'lib/config/process-config.ts'],
+    rules: {
+      'no-restricted-properties': [
+        'error',
+        { object: 'process', property: 'env', message: 'read the configuration the service context carries (lib/config/process-config.ts reads the environment once)' },
+      ],
+    },
+  },
+  {
+    // Tests pass a configuration (testDeployment, createService) instead of changing the process's environment.
+    files: ['**/__tests__/**', 'test/**'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        { selector: "AssignmentExpression > MemberExpression.left[object.object.name='process'][object.property.name='env']", message: 'pass a configuration instead of editing process.env' },
+        { selector: "AssignmentExpression > MemberExpression.left[object.name='process'][property.name='env']", message: 'pass a configuration instead of replacing process.env' },
+        { selector: "UnaryExpression[operator='delete'] > MemberExpression[object.object.name='process'][object.property.name='env']", message: 'pass a configuration instead of editing process.env' },
+        { selector: "CallExpression[callee.object.name='Object'][callee.property.name='assign'] > MemberExpression.arguments:first-child[object.name='process'][property.name='env']", message: 'pass a configuration instead of editing process.env' },
+      ],
+    },
   },
   ...boundaries.map(({ files, banned, regex, why }) => ({
     files,

@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { link, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { factoryConfig, MIN_SECRET_LENGTH } from '../lib/store/index.js';
+import { MIN_SECRET_LENGTH } from '../lib/store/index.js';
+import type { FactoryConfig } from '../lib/http/index.js';
 
 /** Where a folder keeps the secret its CLI runs seal request headers with in a shared job store. */
 export const FOLDER_SECRET_FILE = join('.crawler-factory', 'secret-key');
@@ -30,18 +31,18 @@ export async function folderSecret(cwd = process.cwd()): Promise<string> {
   return made;
 }
 
-/**
- * A shared job store (Redis, Upstash) with no FACTORY_SECRET_KEY set seals with the folder's secret: it is put in
- * `env`, as the CLI hands its other settings to the service. A memory store holds headers in this process alone.
- */
-export async function exportFolderSecret(env: NodeJS.ProcessEnv, cwd = process.cwd()): Promise<void> {
-  if (env.FACTORY_SECRET_KEY || factoryConfig(env).store.type === 'memory') return;
-  env.FACTORY_SECRET_KEY = await sealingSecret(env, cwd);
+/** The secret a CLI run seals a shared store's headers with: FACTORY_SECRET_KEY, else the folder's own. */
+export async function sealingSecret(config: Pick<FactoryConfig, 'secretKey'>, cwd = process.cwd()): Promise<string> {
+  return config.secretKey ?? (await folderSecret(cwd));
 }
 
-/** The secret a CLI run seals a shared store's headers with: FACTORY_SECRET_KEY, else the folder's own. */
-export async function sealingSecret(env: NodeJS.ProcessEnv, cwd = process.cwd()): Promise<string> {
-  return factoryConfig(env).secretKey ?? (await folderSecret(cwd));
+/**
+ * `config` with the secret a shared job store (Redis, Upstash) seals headers with: FACTORY_SECRET_KEY, else the
+ * folder's own secret. A memory store holds headers in this process alone and needs none.
+ */
+export async function withSealingSecret(config: FactoryConfig, cwd = process.cwd()): Promise<FactoryConfig> {
+  if (config.secretKey !== null || config.store.type === 'memory') return config;
+  return { ...config, secretKey: await folderSecret(cwd) };
 }
 
 async function readSecret(path: string): Promise<string | null> {

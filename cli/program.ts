@@ -201,10 +201,10 @@ function registerCommands(program: Command, run: (action: () => Promise<Action>)
 
 /** Logs on stderr (stdout carries data): silent unless -v, LOG_LEVEL or FACTORY_LOG_LEVEL. */
 async function configureLogs(verbose: boolean, env: NodeJS.ProcessEnv): Promise<void> {
-  const { sendLogsTo, setLogLevel } = await import('../lib/index.js');
+  const { logLevelFrom, sendLogsTo, setLogLevel } = await import('../lib/index.js');
   sendLogsTo('stderr');
   // Child failures are printed as data (stderr lines or NDJSON events): logs are for -v.
-  setLogLevel(env.FACTORY_LOG_LEVEL || env.LOG_LEVEL || (verbose ? 'info' : 'error'));
+  setLogLevel(logLevelFrom(env) ?? (verbose ? 'info' : 'error'));
 }
 
 /** Builds the `crawler-factory` program over the given streams; `result.code` holds the action's exit code. */

@@ -2,7 +2,7 @@
 import { getHeapStatistics } from 'node:v8';
 import { parentPort, workerData } from 'node:worker_threads';
 import { processIo } from './io.js';
-import { createLogger } from '../lib/index.js';
+import { createLogger, logLevelFrom, sendLogsTo, setLogLevel } from '../lib/index.js';
 
 const { args, stderrIsTTY } = workerData as { args: string[]; stderrIsTTY: boolean };
 const port = parentPort;
@@ -16,6 +16,17 @@ port.on('message', ({ signal }: { signal: NodeJS.Signals }) => {
 });
 port.unref();
 
+// The command sets its own logs up (cli/program.ts) and refuses a bad level itself; this line comes first, at the
+// level the environment asks for.
+const level = (() => {
+  try {
+    return logLevelFrom(process.env);
+  } catch {
+    return null;
+  }
+})();
+sendLogsTo('stderr');
+setLogLevel(level ?? 'error');
 createLogger('cli:sized-heap').debug(
   { event: 'sized_heap', heapLimitMb: Math.round(getHeapStatistics().heap_size_limit / 1048576) },
   'the command runs in a worker with a sized heap',

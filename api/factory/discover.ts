@@ -13,7 +13,9 @@ import {
   JobActionRequestSchema,
   StartJobRequestSchema,
   json,
+  serviceFromEnvironment,
   type ServiceContext,
+  type ServiceSource,
 } from '../../lib/http/index.js';
 import { assertJobId, idempotentJobId, jobNotFound, type JobStore } from '../../lib/store/index.js';
 import { z } from 'zod';
@@ -63,7 +65,7 @@ async function start(body: z.infer<typeof StartJobRequestSchema>, key: string | 
     if (earlier === null) throw error;
     return json(earlier);
   }
-  return json(await advanceJob(store, created.jobId, deadlineStep(body.budgetMs ?? DEFAULT_SLICE_BUDGET_MS, signal), context.net), 201);
+  return json(await advanceJob(context, created.jobId, deadlineStep(body.budgetMs ?? DEFAULT_SLICE_BUDGET_MS, signal)), 201);
 }
 
 /** Continues (one slice), retries a stalled job's stuck sitemaps then continues, or stops a job: 200 JobStatus. */
@@ -72,15 +74,15 @@ async function act(body: z.infer<typeof JobActionRequestSchema>, context: Servic
   const store = await context.store();
   if (body.action === 'stop') return json(await stopJob(store, jobId));
   if (body.action === 'retry') await retryStalledJob(store, jobId);
-  return json(await advanceJob(store, jobId, deadlineStep(body.budgetMs ?? DEFAULT_SLICE_BUDGET_MS, signal), context.net));
+  return json(await advanceJob(context, jobId, deadlineStep(body.budgetMs ?? DEFAULT_SLICE_BUDGET_MS, signal)));
 }
 
 /**
  * `POST /api/factory/discover`: `{"rootUrl", "options"?, "budgetMs"?}` starts (an `Idempotency-Key` header makes a
  * retried start find its job); `{"jobId", "action"?, "budgetMs"?}` continues, retries (a stalled job) or stops.
  */
-export function POST(request: Request): Promise<Response> {
-  return handle(request, async (context) => {
+function onPost(service: ServiceSource, request: Request): Promise<Response> {
+  return handle(service, request, async (context) => {
     const body = await readJsonBody(request, z.record(z.string(), z.unknown()));
     if ('jobId' in body) return act(JobActionRequestSchema.parse(body), context, request.signal);
     const key = IdempotencyKeySchema.safeParse(request.headers.get('idempotency-key'));
@@ -104,8 +106,8 @@ async function listJobs(store: JobStore, cursor: string, limit: number): Promise
  * a page may hold fewer than `limit`: follow `next` until it is null). `?jobId=` -> JobStatus; `&shard=N` ->
  * `{"jobId","shard","urls"}`.
  */
-export function GET(request: Request): Promise<Response> {
-  return handle(request, async (context) => {
+function onGet(service: ServiceSource, request: Request): Promise<Response> {
+  return handle(service, request, async (context) => {
     const query = parseQuery(request, DiscoverQuerySchema);
     const store = await context.store();
     if (query.jobId === undefined && query.shard !== undefined) throw new RequestError('bad_request', 'shard needs the jobId of its job');
@@ -121,8 +123,8 @@ export function GET(request: Request): Promise<Response> {
 }
 
 /** `DELETE /api/factory/discover?jobId=` -> 200 `{"jobId","deleted":true}` once the job and its shards are gone; 404 if unknown. */
-export function DELETE(request: Request): Promise<Response> {
-  return handle(request, async (context) => {
+function onDelete(service: ServiceSource, request: Request): Promise<Response> {
+  return handle(service, request, async (context) => {
     const jobId = assertJobId(parseQuery(request, DeleteJobQuerySchema).jobId);
     const store = await context.store();
     if (!(await store.deleteJob(jobId))) throw jobNotFound(jobId);
@@ -130,5 +132,15 @@ export function DELETE(request: Request): Promise<Response> {
   });
 }
 
-/** CORS preflight (and `Allow`) for this route. */
-export const OPTIONS = preflight(['GET', 'POST', 'DELETE']);
+/** The route's handlers (and its CORS preflight), bound to the context `service` hands out: `serve` and tests bind their own. */
+export function routes(service: ServiceSource) {
+  return {
+    POST: (request: Request) => onPost(service, request),
+    GET: (request: Request) => onGet(service, request),
+    DELETE: (request: Request) => onDelete(service, request),
+    OPTIONS: preflight(service, ['GET', 'POST', 'DELETE']),
+  };
+}
+
+/** What Vercel calls: the handlers bound to this process's service, made from its environment on the first request. */
+export const { POST, GET, DELETE, OPTIONS } = routes(serviceFromEnvironment);

@@ -1,4 +1,4 @@
-import { estimateScope, Semaphore, createLogger } from '../../lib/index.js';
+import { estimateScope, createLogger } from '../../lib/index.js';
 import {
   ESTIMATE_BUDGET_MS,
   handle,
@@ -8,7 +8,10 @@ import {
   EstimateRequestSchema,
   errorResponse,
   json,
+  serviceFromEnvironment,
   type ServiceContext,
+  type ServiceSource,
+  Semaphore,
 } from '../../lib/http/index.js';
 
 const log = createLogger('http:estimate');
@@ -33,17 +36,26 @@ async function estimate(rootUrl: string, context: ServiceContext): Promise<Respo
 }
 
 /** `POST /api/factory/estimate {"rootUrl"}` -> 200 ScopeEstimate, or 429 `rate_limited` with Retry-After under load. */
-export function POST(request: Request): Promise<Response> {
-  return handle(request, async (context) => estimate((await readJsonBody(request, EstimateRequestSchema)).rootUrl, context));
+function onPost(service: ServiceSource, request: Request): Promise<Response> {
+  return handle(service, request, async (context) => estimate((await readJsonBody(request, EstimateRequestSchema)).rootUrl, context));
 }
 
 /** `GET /api/factory/estimate?rootUrl=...` -> 200 ScopeEstimate, or 429 `rate_limited` with Retry-After under load. */
-export function GET(request: Request): Promise<Response> {
-  return handle(request, async (context) => {
+function onGet(service: ServiceSource, request: Request): Promise<Response> {
+  return handle(service, request, async (context) => {
     const query = parseQuery(request, EstimateRequestSchema);
     return estimate(query.rootUrl, context);
   });
 }
 
-/** CORS preflight (and `Allow`) for this route. */
-export const OPTIONS = preflight(['GET', 'POST']);
+/** The route's handlers (and its CORS preflight), bound to the context `service` hands out: `serve` and tests bind their own. */
+export function routes(service: ServiceSource) {
+  return {
+    POST: (request: Request) => onPost(service, request),
+    GET: (request: Request) => onGet(service, request),
+    OPTIONS: preflight(service, ['GET', 'POST']),
+  };
+}
+
+/** What Vercel calls: the handlers bound to this process's service, made from its environment on the first request. */
+export const { POST, GET, OPTIONS } = routes(serviceFromEnvironment);

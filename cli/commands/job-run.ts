@@ -1,7 +1,8 @@
 import { createJob, getJobStatus, readJobShard, retryStalledJob, runSlice } from '../../lib/factory/jobs/index.js';
 import { type NetPolicyInput, type JobStalled, type JobStatus, parseSiteUrl } from '../../lib/index.js';
-import { type JobStore, assertJobId, MemoryJobStore, SecretBox, connectRedisJobStore, createUpstashJobStore, openJobStore } from '../../lib/store/index.js';
-import { exportFolderSecret, sealingSecret } from '../folder-secret.js';
+import { type JobStore, assertJobId, MemoryJobStore, SecretBox, connectRedisJobStore, createUpstashJobStore } from '../../lib/store/index.js';
+import { factoryConfig, openConfiguredStore } from '../../lib/http/index.js';
+import { sealingSecret, withSealingSecret } from '../folder-secret.js';
 import { resolveInput } from '../inputs.js';
 import { UsageError, type Io } from '../io.js';
 import { intFlag, walkOptionsFrom, type CommonFlags } from '../options.js';
@@ -29,13 +30,10 @@ export const MEMORY_STORE_WARNING =
 
 /** Opens the store named by --store (memory, redis://..., upstash), else the one the environment names. */
 async function openStore(spec: string | undefined, env: NodeJS.ProcessEnv): Promise<JobStore> {
-  if (spec === undefined) {
-    await exportFolderSecret(env);
-    return openJobStore(env);
-  }
+  if (spec === undefined) return openConfiguredStore(await withSealingSecret(factoryConfig(env)));
   if (spec === 'memory') return new MemoryJobStore();
   // A shared store seals a job's headers: with FACTORY_SECRET_KEY, else the folder's own secret.
-  const sealing = async () => ({ secrets: new SecretBox(await sealingSecret(env)) });
+  const sealing = async () => ({ secrets: new SecretBox(await sealingSecret(factoryConfig(env))) });
   if (/^rediss?:\/\//.test(spec)) return connectRedisJobStore(spec, await sealing());
   if (spec === 'upstash') {
     const { UPSTASH_REDIS_REST_URL: url, UPSTASH_REDIS_REST_TOKEN: token } = env;

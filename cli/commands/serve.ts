@@ -1,21 +1,17 @@
 import { fileURLToPath } from 'node:url';
 import {
-  factoryConfig,
+  accessLog,
+  checkListenAddress,
+  createService,
   inMemoryStoreWarning,
   startBackgroundSyncs,
-  type BackgroundEvent,
-  resetInventoryDb,
-  startScheduleTimer,
-  checkListenAddress,
-  accessLog,
   startLocalApiServer,
-  resetServiceStore,
+  startScheduleTimer,
+  type BackgroundEvent,
 } from '../../lib/http/index.js';
-import { sendLogsTo, setLogLevel } from '../../lib/index.js';
 import { UsageError, type Io } from '../io.js';
-import { intFlag, netPolicyFrom } from '../options.js';
-import { exportFolderSecret } from '../folder-secret.js';
-import { exportDbFlag, exportNetworkFlags } from '../service-env.js';
+import { intFlag } from '../options.js';
+import { serviceConfig } from '../service-config.js';
 
 /** The flags of `serve`. */
 export interface ServeFlags {
@@ -61,33 +57,28 @@ function listenRefusal(error: unknown, host: string, port: number): UsageError |
  */
 export async function serveCommand(_args: string[], flags: ServeFlags, io: Io): Promise<number> {
   const port = intFlag('port', flags.port, 0, 65_535) ?? 3000;
-  netPolicyFrom(flags); // validates --allow-host / --resolve now, not on the first request
-  const { refusal } = checkListenAddress({ host: flags.host, hasToken: Boolean(io.env.FACTORY_API_TOKEN), insecure: flags.insecure === true });
+  const { config, target, described: inventory } = await serviceConfig(flags, io.env);
+  const { refusal } = checkListenAddress({ host: flags.host, hasToken: config.apiToken !== null, insecure: flags.insecure === true });
   if (refusal !== null) throw new UsageError(refusal);
-  exportNetworkFlags(flags, io.env);
-  const { target, described: inventory } = exportDbFlag(flags, io.env);
   // PGlite is one process's folder; Postgres is shared by every serve and worker on it.
   const holding =
     target.kind === 'pglite' ? ' (this process holds it from its first use until it stops)' : ' (shared: other serve and worker processes may use it too)';
-  await exportFolderSecret(io.env);
-  const warning = inMemoryStoreWarning(factoryConfig(io.env));
+  const warning = inMemoryStoreWarning(config);
   if (warning !== null) io.stderr.write(`warning: ${warning}\n`);
+  // The CLI's logs are on stderr at its level already (cli/program.ts); the access lines show unless a level is configured.
+  accessLog.level = config.logLevel ?? 'info';
+  const service = createService(config);
   // A long-lived server advances the syncs it starts by itself (on Vercel the console or an orchestrator does): a pg-boss
   // worker on Postgres, its own loop on PGlite, and it adopts the syncs a killed server left running. A database or
   // store that is down at start is waited for: the server serves 503s meanwhile and recovers by itself.
-  const background = await startBackgroundSyncs(io.env, (event) => io.stderr.write(backgroundLine(event)));
-  const server = await startLocalApiServer(API_DIR, { host: flags.host, port }, PUBLIC_DIR).catch(async (error: unknown) => {
+  const background = await startBackgroundSyncs(service, (event) => io.stderr.write(backgroundLine(event)));
+  const server = await startLocalApiServer(API_DIR, { host: flags.host, port }, () => service, PUBLIC_DIR).catch(async (error: unknown) => {
     await background.stop();
-    await resetServiceStore();
-    await resetInventoryDb();
+    await service.release();
     throw listenRefusal(error, flags.host, port) ?? error;
   });
-  // Loading the handlers pointed logs at stdout (as the functions log); in the CLI they belong on stderr.
-  sendLogsTo('stderr');
-  setLogLevel(io.env.FACTORY_LOG_LEVEL || io.env.LOG_LEVEL || (flags.verbose ? 'info' : 'error'));
-  accessLog.level = io.env.FACTORY_LOG_LEVEL || io.env.LOG_LEVEL || 'info';
   // Scheduled syncs start by themselves here, as the cron route starts them on Vercel.
-  const schedules = startScheduleTimer(io.env);
+  const schedules = startScheduleTimer(service);
   io.stderr.write(`serving ${server.routes.join(', ')} on ${server.origin}\nops console: ${server.origin}/\ninventory: ${inventory}${holding}\n`);
   await new Promise<void>((stop) => {
     process.once('SIGINT', stop);
@@ -96,8 +87,7 @@ export async function serveCommand(_args: string[], flags: ServeFlags, io: Io): 
   await server.shutdown();
   await schedules.stop();
   await background.stop();
-  // The handlers' cached store (a Redis connection) and database would otherwise hold the process open.
-  await resetServiceStore();
-  await resetInventoryDb();
+  // The handlers' store (a Redis connection) and database would otherwise hold the process open.
+  await service.release();
   return 0;
 }

@@ -2,7 +2,7 @@ import { UsageError, type Io } from '../io.js';
 import { dbTarget, describeDb, openDbTarget, redactedUrl, type DbTarget } from '../db-target.js';
 import { intFlag, netPolicyFrom, scheduleFlag, type CommonFlags } from '../options.js';
 import { withRunningSyncWayOut } from '../running-sync.js';
-import { exportFolderSecret } from '../folder-secret.js';
+import { withSealingSecret } from '../folder-secret.js';
 import { forgetRunSettings, loadRunSettings, pickFlags, resumeFlags, saveRunSettings } from '../run-settings.js';
 import { stopOnSignals } from '../stop-signals.js';
 import { optionsPatchFrom } from './sites.js';
@@ -24,7 +24,8 @@ import {
   getSync,
   getSyncDetail,
 } from '../../lib/inventory/index.js';
-import { type JobStore, openJobStore } from '../../lib/store/index.js';
+import type { JobStore } from '../../lib/store/index.js';
+import { factoryConfig, openConfiguredStore } from '../../lib/http/index.js';
 
 /** The flags of `sync`. */
 export interface SyncFlags extends CommonFlags {
@@ -146,8 +147,7 @@ export async function syncCommand(positionals: string[], given: SyncFlags, io: I
   try {
     const db = await openDbTarget(target);
     try {
-      await exportFolderSecret(io.env);
-      const store = await openJobStore(io.env);
+      const store = await openConfiguredStore(await withSealingSecret(factoryConfig(io.env)));
       try {
         return await syncWith({ db, store, net }, { values, rootUrl, target, budgetMs, io, signal: signals.signal });
       } finally {

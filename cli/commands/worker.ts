@@ -1,8 +1,7 @@
-import { enableBackgroundSyncs, factoryConfig, resetInventoryDb, resetServiceStore, startScheduleTimer } from '../../lib/http/index.js';
+import { createService, enableBackgroundSyncs, startScheduleTimer, type FactoryConfig } from '../../lib/http/index.js';
 import { UsageError, type Io } from '../io.js';
-import { intFlag, netPolicyFrom } from '../options.js';
-import { exportFolderSecret } from '../folder-secret.js';
-import { exportDbFlag, exportNetworkFlags } from '../service-env.js';
+import { intFlag } from '../options.js';
+import { serviceConfig } from '../service-config.js';
 
 /** The flags of `worker`. */
 export interface WorkerFlags {
@@ -20,8 +19,7 @@ const DEFAULT_CONCURRENCY = 8;
 const DEFAULT_PER_HOST = 2;
 
 /** The refusals of a worker that could not share the work: an embedded database or a job store of its own. */
-function sharedStateRefusal(env: NodeJS.ProcessEnv): string | null {
-  const config = factoryConfig(env);
+function sharedStateRefusal(config: FactoryConfig): string | null {
   if (config.database.type !== 'postgres')
     return "worker needs a Postgres inventory (DATABASE_URL or --db postgres://...): PGlite is one process's database, and `serve` drives its syncs itself";
   if (config.store.type === 'memory')
@@ -38,14 +36,12 @@ function sharedStateRefusal(env: NodeJS.ProcessEnv): string | null {
 export async function workerCommand(_args: string[], flags: WorkerFlags, io: Io): Promise<number> {
   const concurrency = intFlag('concurrency', flags.concurrency, 1, 256) ?? DEFAULT_CONCURRENCY;
   const perHost = intFlag('per-host', flags.perHost, 1, 256) ?? DEFAULT_PER_HOST;
-  netPolicyFrom(flags); // validates --allow-host / --resolve now, not on the first slice
-  exportNetworkFlags(flags, io.env);
-  const { described } = exportDbFlag(flags, io.env);
-  await exportFolderSecret(io.env);
-  const refusal = sharedStateRefusal(io.env);
+  const { config, described } = await serviceConfig(flags, io.env);
+  const refusal = sharedStateRefusal(config);
   if (refusal !== null) throw new UsageError(refusal);
-  const slices = await enableBackgroundSyncs(io.env, { concurrency, perHost });
-  const schedules = startScheduleTimer(io.env);
+  const service = createService(config);
+  const slices = await enableBackgroundSyncs(service, { concurrency, perHost });
+  const schedules = startScheduleTimer(service);
   io.stderr.write(`worker ${process.pid}: ${concurrency} slice(s) at once, ${perHost} per site host, on ${described}\n`);
   await new Promise<void>((stop) => {
     process.once('SIGINT', stop);
@@ -53,8 +49,7 @@ export async function workerCommand(_args: string[], flags: WorkerFlags, io: Io)
   });
   await schedules.stop();
   await slices.stop();
-  // The cached store (a Redis connection) and database would otherwise hold the process open.
-  await resetServiceStore();
-  await resetInventoryDb();
+  // The store (a Redis connection) and database would otherwise hold the process open.
+  await service.release();
   return 0;
 }

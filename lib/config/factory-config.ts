@@ -24,6 +24,7 @@ const list = (value: string | undefined): string[] =>
     .filter(Boolean);
 
 const flag = z.enum(['0', '1', 'true', 'false']).transform((value) => value === '1' || value === 'true');
+const logLevel = z.enum(['silent', 'fatal', 'error', 'warn', 'info', 'debug', 'trace'], { error: 'expected silent, error, warn, info or debug' });
 const httpUrl = z.url({ protocol: /^https?$/, error: 'expected an http(s) URL' });
 
 /**
@@ -80,6 +81,16 @@ export const FactoryEnvSchema = z.object({
   /** Budget of a queued slice (the slice route), below the default of half the function's time: for a shorter maxDuration. */
   FACTORY_QUEUED_SLICE_BUDGET_MS: z.coerce.number({ error: 'expected a whole number of milliseconds' }).int().positive().optional(),
   FACTORY_QSTASH_RETRIES: z.coerce.number({ error: 'expected a whole number from 0 to 5' }).int().min(0).max(5).optional(),
+  /** The Postgres schema of pg-boss's own tables, beside the inventory's (written into its SQL: plain names only). */
+  FACTORY_PGBOSS_SCHEMA: z
+    .string()
+    .regex(/^[a-z_][a-z0-9_]{0,49}$/, 'expected a plain lower-case identifier of at most 50 characters')
+    .optional(),
+  /** Seconds of silence after which pg-boss fails an active slice and retries it (default 60). */
+  FACTORY_PGBOSS_EXPIRE_SECONDS: z.coerce.number({ error: 'expected a whole number of seconds from 10 to 3600' }).int().min(10).max(3_600).optional(),
+  /** The log level of the service and the CLI (`silent`, `error`, `warn`, `info`, `debug`); LOG_LEVEL is read when it is unset. */
+  FACTORY_LOG_LEVEL: logLevel.optional(),
+  LOG_LEVEL: logLevel.optional(),
 });
 type FactoryEnv = z.infer<typeof FactoryEnvSchema>;
 
@@ -107,7 +118,25 @@ export interface QStashSigningKeys {
   nextSigningKey: string;
 }
 
-/** The service's configuration, typed: read from the environment once per distinct environment. */
+/** How the pg-boss engine runs: where its tables live and how its jobs retry and expire. */
+export interface PgBossSettings {
+  /** The Postgres schema of pg-boss's own tables (FACTORY_PGBOSS_SCHEMA), beside the inventory's. */
+  schema: string;
+  /** An active slice whose worker went silent this long is failed and retried (pg-boss's expiry). */
+  expireSeconds: number;
+  /** Tries after the first before a slice goes to the dead-letter queue and its sync ends `failed`. */
+  retryLimit: number;
+  /** First retry delay; each next one doubles, with jitter (pg-boss's backoff). */
+  retryDelaySeconds: number;
+}
+
+/**
+ * A slice is time-boxed at 5 s (SLICE_BUDGET_MS) and commits within seconds more: a minute of silence means its
+ * worker is gone. Five retries from 2 s back off to about a minute, enough for a database or Redis restart.
+ */
+export const DEFAULT_PGBOSS_SETTINGS: PgBossSettings = { schema: 'pgboss', expireSeconds: 60, retryLimit: 5, retryDelaySeconds: 2 };
+
+/** The service's configuration, typed: read once, at the edge (a function's first request, a CLI command's start). */
 export interface FactoryConfig {
   apiToken: string | null;
   /** The cron route's secret (null: the cron route is refused on Vercel, and guarded by the API token elsewhere). */
@@ -132,6 +161,10 @@ export interface FactoryConfig {
   qstashSigning: QStashSigningKeys | null;
   /** Budget of a queued slice (null: the default, half the function's time; a larger value is capped to it). */
   queuedSliceBudgetMs: number | null;
+  /** The pg-boss engine's schema and timings (self-hosted workers on Postgres). */
+  pgboss: PgBossSettings;
+  /** The log level asked for (FACTORY_LOG_LEVEL, else LOG_LEVEL; null: the edge's default). */
+  logLevel: string | null;
 }
 
 /** Estimates run at once per process when FACTORY_ESTIMATE_CONCURRENCY is not set. */
@@ -215,16 +248,30 @@ function corsOrigins(value: string | undefined): string[] {
   });
 }
 
+/** The set variables among `names` (an empty value counts as unset), validated by `schema`: a bad one is a `config` error naming it. */
+function parseEnv<T>(schema: z.ZodType<T>, names: readonly string[], source: Record<string, string | undefined>): T {
+  const present = Object.fromEntries(names.filter((name) => source[name] !== undefined && source[name] !== '').map((name) => [name, source[name]]));
+  const parsed = schema.safeParse(present);
+  if (parsed.success) return parsed.data;
+  const issue = parsed.error.issues[0];
+  const variable = String(issue?.path[0] ?? 'environment');
+  throw new ConfigError(variable, `${variable}: ${issue?.message ?? 'invalid'}`);
+}
+
+const LogLevelSchema = FactoryEnvSchema.pick({ FACTORY_LOG_LEVEL: true, LOG_LEVEL: true });
+
+/**
+ * The log level `source` asks for (FACTORY_LOG_LEVEL, else LOG_LEVEL; null when neither is set), alone: the CLI sets
+ * its level before a command reads the rest, so a store variable a `walk` never uses cannot stop it.
+ */
+export function logLevelFrom(source: Record<string, string | undefined>): string | null {
+  const env = parseEnv(LogLevelSchema, ['FACTORY_LOG_LEVEL', 'LOG_LEVEL'], source);
+  return env.FACTORY_LOG_LEVEL ?? env.LOG_LEVEL ?? null;
+}
+
 /** Parses the environment into the typed configuration; a malformed value is a `config` error naming the variable. */
 export function readFactoryConfig(source: Record<string, string | undefined>): FactoryConfig {
-  const present = Object.fromEntries(FACTORY_ENV_NAMES.filter((name) => source[name] !== undefined && source[name] !== '').map((name) => [name, source[name]]));
-  const parsed = FactoryEnvSchema.safeParse(present);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    const variable = String(issue?.path[0] ?? 'environment');
-    throw new ConfigError(variable, `${variable}: ${issue?.message ?? 'invalid'}`);
-  }
-  const env = parsed.data;
+  const env = parseEnv(FactoryEnvSchema, FACTORY_ENV_NAMES, source);
   const signing = qstashSigning(env);
   return {
     apiToken: env.FACTORY_API_TOKEN ?? null,
@@ -244,30 +291,26 @@ export function readFactoryConfig(source: Record<string, string | undefined>): F
     qstash: qstashConfig(env, signing),
     qstashSigning: signing,
     queuedSliceBudgetMs: env.FACTORY_QUEUED_SLICE_BUDGET_MS ?? null,
+    pgboss: {
+      ...DEFAULT_PGBOSS_SETTINGS,
+      ...(env.FACTORY_PGBOSS_SCHEMA === undefined ? {} : { schema: env.FACTORY_PGBOSS_SCHEMA }),
+      ...(env.FACTORY_PGBOSS_EXPIRE_SECONDS === undefined ? {} : { expireSeconds: env.FACTORY_PGBOSS_EXPIRE_SECONDS }),
+    },
+    logLevel: env.FACTORY_LOG_LEVEL ?? env.LOG_LEVEL ?? null,
   };
 }
 
-let cached: { key: string; config: FactoryConfig | ConfigError } | null = null;
-
 /**
- * The process's configuration, parsed once per distinct set of values (a test or `serve` that changes a
- * variable gets a fresh parse; a function instance parses once). A malformed value is logged once, here.
+ * The configuration of `source` (an environment: the process's, read by its edge, or a test's own), a malformed value
+ * a `config` error naming the variable. Parsed afresh on each call: an edge calls it once and passes the result down.
  */
-export function factoryConfig(source: Record<string, string | undefined> = process.env): FactoryConfig {
-  const key = JSON.stringify(FACTORY_ENV_NAMES.map((name) => source[name] ?? null));
-  if (cached?.key !== key) {
-    let config: FactoryConfig | ConfigError;
-    try {
-      config = readFactoryConfig(source);
-    } catch (error) {
-      if (!(error instanceof ConfigError)) throw error;
-      log.error({ event: 'config_invalid', variable: error.variable }, error.message);
-      config = error;
-    }
-    cached = { key, config };
+export function factoryConfig(source: Record<string, string | undefined>): FactoryConfig {
+  try {
+    return readFactoryConfig(source);
+  } catch (error) {
+    if (error instanceof ConfigError) log.error({ event: 'config_invalid', variable: error.variable }, error.message);
+    throw error;
   }
-  if (cached.config instanceof ConfigError) throw cached.config;
-  return cached.config;
 }
 
 /**

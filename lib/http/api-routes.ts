@@ -2,6 +2,7 @@ import { readdir } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { WebHandler } from './node-adapter.js';
+import type { ServiceSource } from './service.js';
 
 /** One API route: its URL path and the module exporting GET/POST handlers. */
 export interface ApiRoute {
@@ -15,8 +16,14 @@ export const ROUTE_METHODS = ['GET', 'POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS'
 /** One of the route methods. */
 export type RouteMethod = (typeof ROUTE_METHODS)[number];
 
-/** The exports of a route module, as Vercel reads them; `SUBPATHS` marks a module that serves every path below its own. */
-export type RouteModule = Partial<Record<RouteMethod, WebHandler>> & { SUBPATHS?: boolean };
+/** A route's handlers by method. */
+export type RouteHandlers = Partial<Record<RouteMethod, WebHandler>>;
+
+/**
+ * The exports of a route module: the handlers Vercel calls (bound to the process's service), `routes` that binds
+ * them to another service (`serve`, tests), and `SUBPATHS` on a module that serves every path below its own.
+ */
+export type RouteModule = RouteHandlers & { routes: (service: ServiceSource) => RouteHandlers; SUBPATHS?: boolean };
 
 /** Vercel's rule: a `_`-prefixed or `__tests__` path segment is never a route. */
 function isRouteFile(path: string): boolean {

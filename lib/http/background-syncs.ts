@@ -1,16 +1,13 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
-import { factoryConfig } from '../config/factory-config.js';
+import type { FactoryConfig } from '../config/factory-config.js';
 import { isFactoryError } from '../core/errors.js';
 import { DEFAULT_DB_DIR } from '../inventory/open-db.js';
-import type { SyncRuntime } from '../inventory/sync-driver.js';
-import { sliceDispatcher, useSliceDispatcher } from '../dispatch/active-dispatcher.js';
 import { inProcessDispatcher } from '../dispatch/in-process.js';
-import { pgBossSettings, startPgBossEngine } from '../dispatch/pgboss/index.js';
+import { startPgBossEngine } from '../dispatch/pgboss/index.js';
 import { createLogger } from '../utils/logger.js';
-import { inventoryDb, resetInventoryDb } from './inventory-context.js';
-import { resetServiceStore, serviceContext } from './service.js';
+import type { ServiceContext } from './service.js';
 
 const log = createLogger('http:background-syncs');
 
@@ -23,39 +20,30 @@ export interface SliceWorkerOptions {
 /** `serve`'s share of the work on Postgres: a few slices at once, two per host (as due syncs start at most two per host). */
 export const DEFAULT_SLICE_WORKER_OPTIONS: SliceWorkerOptions = { concurrency: 4, perHost: 2 };
 
-/** The runtime of a slice this process runs: the service's store, network policy (read now) and inventory. */
-async function serviceRuntime(env: Record<string, string | undefined>): Promise<SyncRuntime> {
-  const context = serviceContext(env);
-  return { db: await inventoryDb(env), store: await context.store(), net: context.net };
-}
-
 /**
  * Makes this process drive syncs until `stop` (which aborts the slices in flight and waits): on a Postgres inventory,
  * a pg-boss worker that takes slices from the queue every worker shares; on PGlite (one process), the in-process loop.
  * The inventory is opened first, so a database that is down or misconfigured is `store_unavailable` or `config`.
  */
 export async function enableBackgroundSyncs(
-  env: Record<string, string | undefined> = process.env,
+  service: ServiceContext,
   options: SliceWorkerOptions = DEFAULT_SLICE_WORKER_OPTIONS,
 ): Promise<{ stop(): Promise<void> }> {
-  const { database } = factoryConfig(env);
-  if (database.type !== 'postgres') return useSliceDispatcher(inProcessDispatcher());
-  const settings = pgBossSettings(env);
+  const { database, pgboss } = service.config;
+  if (database.type !== 'postgres') return service.slices.use(inProcessDispatcher());
   try {
-    await serviceRuntime(env);
-    const engine = await startPgBossEngine({ databaseUrl: database.url, settings, runtime: () => serviceRuntime(env), ...options });
-    return useSliceDispatcher(engine);
+    await service.runtime();
+    const engine = await startPgBossEngine({ databaseUrl: database.url, settings: pgboss, runtime: () => service.runtime(), ...options });
+    return service.slices.use(engine);
   } catch (error) {
     // The handles opened so far would hold the process open behind the error.
-    await resetServiceStore();
-    await resetInventoryDb();
+    await service.release();
     throw error;
   }
 }
 
 /** False when the inventory is an embedded database never created (no syncs, no sites): opening it would only create an empty one in the cwd. */
-export function hasInventory(env: Record<string, string | undefined>): boolean {
-  const { database } = factoryConfig(env);
+export function hasInventory({ database }: FactoryConfig): boolean {
   return database.type === 'postgres' || existsSync(join(database.dir ?? DEFAULT_DB_DIR, 'PG_VERSION'));
 }
 
@@ -65,21 +53,18 @@ export function hasInventory(env: Record<string, string | undefined>): boolean {
  * ids. A database or store that is misconfigured or unreachable is thrown (`config`, `store_unavailable`), the handles
  * closed first; another failure is logged and leaves the syncs to the next caller.
  */
-export async function resumeRunningSyncs(env: Record<string, string | undefined> = process.env): Promise<string[]> {
-  if (!hasInventory(env)) return [];
+export async function resumeRunningSyncs(service: ServiceContext): Promise<string[]> {
+  if (!hasInventory(service.config)) return [];
   try {
-    const context = serviceContext(env);
-    const db = await inventoryDb(env);
-    const rows = await db.query('SELECT sync_id AS "syncId" FROM syncs WHERE state = \'running\' ORDER BY started_at');
+    const runtime = await service.runtime();
+    const rows = await runtime.db.query('SELECT sync_id AS "syncId" FROM syncs WHERE state = \'running\' ORDER BY started_at');
     const syncIds = rows.map((row) => z.string().parse(row.syncId));
     if (syncIds.length === 0) return [];
-    const runtime: SyncRuntime = { db, store: await context.store(), net: context.net };
-    for (const syncId of syncIds) await sliceDispatcher().continueSync(runtime, syncId);
+    for (const syncId of syncIds) await service.slices.current().continueSync(runtime, syncId);
     log.info({ event: 'syncs_resumed', syncIds }, 'running syncs resumed');
     return syncIds;
   } catch (error) {
-    await resetServiceStore();
-    await resetInventoryDb();
+    await service.release();
     // A database or store that is misconfigured or down is the operator's to fix now; anything else (another process
     // holding the embedded database, say) leaves the syncs for a later caller and the server serving.
     if (isFactoryError(error) && (error.kind === 'config' || error.kind === 'store_unavailable')) throw error;
@@ -104,18 +89,15 @@ function isUnavailable(error: unknown): error is Error {
  * `Retry-After` meanwhile, and this tries again every 5 s until it answers (one `waiting` event, one
  * `recovered`). A `config` error still throws: that is the operator's to fix before anything can run.
  */
-export async function startBackgroundSyncs(
-  env: Record<string, string | undefined>,
-  onEvent: (event: BackgroundEvent) => void,
-): Promise<{ stop(): Promise<void> }> {
+export async function startBackgroundSyncs(service: ServiceContext, onEvent: (event: BackgroundEvent) => void): Promise<{ stop(): Promise<void> }> {
   let engine: { stop(): Promise<void> } | null = null;
   let timer: NodeJS.Timeout | null = null;
   let trying: Promise<boolean> | null = null;
   let stopped = false;
   const attempt = async (): Promise<boolean> => {
     try {
-      engine ??= await enableBackgroundSyncs(env);
-      const syncIds = await resumeRunningSyncs(env);
+      engine ??= await enableBackgroundSyncs(service);
+      const syncIds = await resumeRunningSyncs(service);
       if (syncIds.length > 0) onEvent({ type: 'resumed', syncIds });
       return true;
     } catch (error) {

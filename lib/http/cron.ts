@@ -1,6 +1,5 @@
 import { CRON_SLICE_BUDGET_MS } from './api-limits.js';
-import { sliceDispatcher } from '../dispatch/active-dispatcher.js';
-import { inventoryDb } from './inventory-context.js';
+import type { DispatcherSlot } from '../dispatch/dispatcher-slot.js';
 import { sliceStep } from './function-step.js';
 import { assertAuthorized, hasBearer } from './request.js';
 import type { ServiceContext } from './service.js';
@@ -46,7 +45,7 @@ export interface CronSummary {
 }
 
 // A pool of CRON_SLICE_CONCURRENCY workers, each taking the next sync while the start window is open.
-async function advanceEach(runtime: SyncRuntime, syncIds: string[], signal: AbortSignal, summary: CronSummary): Promise<void> {
+async function advanceEach(slices: DispatcherSlot, runtime: SyncRuntime, syncIds: string[], signal: AbortSignal, summary: CronSummary): Promise<void> {
   const queue = [...syncIds];
   const closesAt = Date.now() + CRON_START_WINDOW_MS;
   const worker = async () => {
@@ -57,7 +56,7 @@ async function advanceEach(runtime: SyncRuntime, syncIds: string[], signal: Abor
         await claimNextSlice(runtime.db, syncId);
         const sync = await advanceSync(runtime, syncId, { ...sliceStep(CRON_SLICE_BUDGET_MS, signal), workerId: 'cron' });
         summary.advanced.push({ syncId, siteId: sync.siteId, state: sync.state });
-        if (sync.state === 'running') await sliceDispatcher().continueSync(runtime, syncId);
+        if (sync.state === 'running') await slices.current().continueSync(runtime, syncId);
       } catch (error) {
         const kind = isFactoryError(error) ? error.kind : 'internal';
         log.error({ event: 'cron_advance_failed', syncId, err: error }, 'a sync could not be advanced: the next tick tries again');
@@ -75,12 +74,12 @@ async function advanceEach(runtime: SyncRuntime, syncIds: string[], signal: Abor
  * thus picked up again within a lease and a tick.
  */
 export async function cronTick(context: ServiceContext, signal: AbortSignal): Promise<CronSummary> {
-  const runtime: SyncRuntime = { db: await inventoryDb(), store: await context.store(), net: context.net };
+  const runtime = await context.runtime();
   const due = await startDueSyncs(runtime, DEFAULT_DUE_SYNC_LIMITS);
   const summary: CronSummary = { started: due.started, advanced: [], skipped: due.skipped, failed: [...due.failed] };
   const startedIds = due.started.map((started) => started.syncId);
   const stale = await staleSyncIds(runtime.db, { exclude: new Set(startedIds), limit: Math.max(0, CRON_MAX_ADVANCES - startedIds.length) });
-  await advanceEach(runtime, [...startedIds, ...stale], signal, summary);
+  await advanceEach(context.slices, runtime, [...startedIds, ...stale], signal, summary);
   log.info({ event: 'cron_tick', started: summary.started.length, advanced: summary.advanced.length, skipped: summary.skipped }, 'cron tick');
   return summary;
 }

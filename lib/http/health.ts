@@ -1,10 +1,8 @@
 import { z } from 'zod';
 import { ConfigError } from '../config/factory-config.js';
-import { sliceDispatcher } from '../dispatch/active-dispatcher.js';
 import { inventoryStats, type InventoryStats } from '../inventory/inventory-stats.js';
 import { STORE_RETRY_AFTER_SECONDS } from '../store/store-errors.js';
 import { createLogger } from '../utils/logger.js';
-import { inventoryDb } from './inventory-context.js';
 import { json } from './responses.js';
 import type { ServiceContext } from './service.js';
 
@@ -70,10 +68,10 @@ function syncsOf(stats: InventoryStats): NonNullable<HealthBody['syncs']> {
 
 /** Checks the job store and the inventory database, reads the inventory's counts and the queue's depth, all at once. */
 export async function serviceHealth(context: ServiceContext): Promise<HealthBody> {
-  const dispatcher = sliceDispatcher();
+  const dispatcher = context.slices.current();
   const [store, database, depth] = await Promise.all([
     probe('store', () => pingStore(context)),
-    probe<InventoryStats>('database', async () => inventoryStats(await inventoryDb())),
+    probe<InventoryStats>('database', async () => inventoryStats(await context.inventory())),
     probe('queue', () => dispatcher.depth()),
   ]);
   const part = <K extends string>(kind: K, result: Probe<unknown>) => (result.ok ? { kind, ok: true } : { kind, ok: false, error: result.error });

@@ -2,10 +2,11 @@ import { once } from 'node:events';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { listApiRoutes, loadRouteModule, ROUTE_METHODS, type RouteMethod, type RouteModule } from './api-routes.js';
-import { methodNotAllowed, preflight, setRequestLogging } from './handler.js';
+import { listApiRoutes, loadRouteModule, ROUTE_METHODS, type RouteHandlers, type RouteMethod } from './api-routes.js';
+import { methodNotAllowed, preflight } from './handler.js';
 import { sendWebResponse, toWebRequest } from './node-adapter.js';
 import { errorResponse } from './responses.js';
+import type { ServiceSource } from './service.js';
 import { assertConsoleDir, staticResponse } from './static-files.js';
 import { createLogger } from '../utils/logger.js';
 
@@ -48,42 +49,59 @@ export interface LocalApiServer {
   close(): Promise<void>;
 }
 
-async function loadRoutes(apiDir: string): Promise<Map<string, RouteModule>> {
-  const routes = new Map<string, RouteModule>();
-  for (const route of await listApiRoutes(apiDir)) routes.set(route.path, await loadRouteModule(route));
+/** A route of the local server: its handlers bound to the server's service, and whether it serves the paths below it. */
+interface BoundRoute {
+  handlers: RouteHandlers;
+  subpaths: boolean;
+}
+
+async function loadRoutes(apiDir: string, service: ServiceSource): Promise<Map<string, BoundRoute>> {
+  const routes = new Map<string, BoundRoute>();
+  for (const route of await listApiRoutes(apiDir)) {
+    const module = await loadRouteModule(route);
+    routes.set(route.path, { handlers: module.routes(service), subpaths: module.SUBPATHS === true });
+  }
   return routes;
 }
 
 // As vercel.json's rewrites do on Vercel: a module exporting SUBPATHS also answers every path below its own.
-function subpathRoute(routes: Map<string, RouteModule>, path: string): RouteModule | undefined {
-  for (const [route, module] of routes) if (module.SUBPATHS === true && path.startsWith(`${route}/`)) return module;
+function subpathRoute(routes: Map<string, BoundRoute>, path: string): BoundRoute | undefined {
+  for (const [prefix, route] of routes) if (route.subpaths && path.startsWith(`${prefix}/`)) return route;
   return undefined;
 }
 
-/** The methods a route module exports; OPTIONS always, since preflights are answered for every route. */
-function allowedMethods(module: RouteModule): RouteMethod[] {
-  return [...new Set<RouteMethod>([...ROUTE_METHODS.filter((method) => typeof module[method] === 'function'), 'OPTIONS'])];
+/** The methods a route serves; OPTIONS always, since preflights are answered for every route. */
+function allowedMethods(handlers: RouteHandlers): RouteMethod[] {
+  return [...new Set<RouteMethod>([...ROUTE_METHODS.filter((method) => typeof handlers[method] === 'function'), 'OPTIONS'])];
 }
 
 // Outside /api/, the console's files (when serving them) come first.
-async function respond(routes: Map<string, RouteModule>, request: Request, publicDir: string | null): Promise<Response> {
+async function respond(routes: Map<string, BoundRoute>, service: ServiceSource, request: Request, publicDir: string | null): Promise<Response> {
   const path = new URL(request.url).pathname;
-  const module = routes.get(path) ?? subpathRoute(routes, path);
-  const file = publicDir !== null && !module && !path.startsWith('/api/') ? await staticResponse(publicDir, path, request.method) : null;
+  const route = routes.get(path) ?? subpathRoute(routes, path);
+  const file = publicDir !== null && !route && !path.startsWith('/api/') ? await staticResponse(publicDir, path, request.method) : null;
   if (file) return file;
-  if (!module) return errorResponse('not_found', `no route ${path}`);
-  const handler = module[request.method as RouteMethod];
+  if (!route) return errorResponse('not_found', `no route ${path}`);
+  const handler = route.handlers[request.method as RouteMethod];
   if (handler) return handler(request);
-  const allow = allowedMethods(module);
-  return request.method === 'OPTIONS' ? preflight(allow)(request) : methodNotAllowed(request, allow);
+  const allow = allowedMethods(route.handlers);
+  return request.method === 'OPTIONS' ? preflight(service, allow)(request) : methodNotAllowed(service, request, allow);
 }
 
-/** Serves every route under `apiDir` (`/api/x/y` -> `api/x/y.ts`) on host:port (port 0: a free one), and the files of `publicDir` outside /api/. */
-export async function startLocalApiServer(apiDir: string, listen: { host: string; port: number }, publicDir: string | null = null): Promise<LocalApiServer> {
+/**
+ * Serves every route under `apiDir` (`/api/x/y` -> `api/x/y.ts`), bound to the context `service` hands out, on host:port (port 0: a free
+ * one), and the files of `publicDir` outside /api/.
+ */
+export async function startLocalApiServer(
+  apiDir: string,
+  listen: { host: string; port: number },
+  service: ServiceSource,
+  publicDir: string | null = null,
+): Promise<LocalApiServer> {
   if (publicDir !== null) await assertConsoleDir(publicDir);
-  const routes = await loadRoutes(apiDir);
-  // One line per request, ours (`accessLog`): every path, static files and 404s included.
-  setRequestLogging(false);
+  // One line per request, ours (`accessLog`): every path, static files and 404s included; the handlers log none.
+  const source: ServiceSource = () => ({ ...service(), logRequests: false });
+  const routes = await loadRoutes(apiDir, source);
   const stopping = new AbortController();
   const running = new Set<Promise<void>>();
   let origin = '';
@@ -98,7 +116,7 @@ export async function startLocalApiServer(apiDir: string, listen: { host: string
     }
     const startedAt = performance.now();
     const served = Promise.resolve()
-      .then(() => respond(routes, request, publicDir))
+      .then(() => respond(routes, source, request, publicDir))
       .then((response) => {
         accessLog.info(
           {

@@ -2,22 +2,18 @@ import { z } from 'zod';
 import { DEFAULT_SLICE_BUDGET_MS, DEFAULT_SYNC_SLICE_BUDGET_MS, SLICE_HARD_LIMIT_MS } from './api-limits.js';
 import { deadlineStep, sliceStep, type DeadlineStep } from './function-step.js';
 import { handle } from './handler.js';
-import { inventoryDb } from './inventory-context.js';
 import { parseJsonText, readBodyText } from './request.js';
 import { json } from './responses.js';
-import type { ServiceContext } from './service.js';
+import type { ServiceContext, ServiceSource } from './service.js';
 import { ConfigError, type FactoryConfig } from '../config/factory-config.js';
 import { RequestError } from '../core/errors.js';
-import type { NetPolicyInput } from '../core/limits.js';
 import type { JobStatus } from '../core/types.js';
 import { runSlice } from '../factory/jobs/run-slice.js';
 import { stopJob } from '../factory/jobs/job-control.js';
-import { sliceDispatcher } from '../dispatch/active-dispatcher.js';
 import { FailureCallbackSchema, SliceMessageSchema, type JobSliceMessage, type SliceMessage, type SyncSliceMessage } from '../dispatch/qstash/slice-message.js';
 import { SIGNATURE_HEADER, verifyQStashSignature } from '../dispatch/qstash/signature.js';
-import { advanceSync, failSync, type SyncRuntime } from '../inventory/sync-driver.js';
+import { advanceSync, failSync } from '../inventory/sync-driver.js';
 import { claimSlice, releaseSlice, sliceTarget } from '../inventory/sync-slices.js';
-import type { JobStore } from '../store/job-store.js';
 import { createLogger } from '../utils/logger.js';
 
 const log = createLogger('http:queued-slices');
@@ -70,7 +66,7 @@ async function runClaimed<T>(claim: () => Promise<boolean>, release: () => Promi
 }
 
 async function runSyncSlice(context: ServiceContext, { syncId, slice }: SyncSliceMessage, signal: AbortSignal): Promise<Response> {
-  const runtime: SyncRuntime = { db: await inventoryDb(), store: await context.store(), net: context.net };
+  const runtime = await context.runtime();
   const sync = await runClaimed(
     () => claimSlice(runtime.db, syncId, slice),
     () => releaseSlice(runtime.db, syncId, slice),
@@ -80,7 +76,7 @@ async function runSyncSlice(context: ServiceContext, { syncId, slice }: SyncSlic
     log.info({ event: 'queued_slice_skipped', syncId, slice }, 'slice already claimed, or the sync has ended');
     return json({ syncId, slice, ran: false });
   }
-  if (sync.state === 'running') await sliceDispatcher().continueSync(runtime, syncId);
+  if (sync.state === 'running') await context.slices.current().continueSync(runtime, syncId);
   return json({ syncId, slice, ran: true, state: sync.state });
 }
 
@@ -89,7 +85,7 @@ async function runJobSlice(context: ServiceContext, { jobId, slice }: JobSliceMe
   const status = await runClaimed(
     () => store.claimSlice(jobId, slice),
     () => store.releaseSlice(jobId, slice),
-    () => advanceJob(store, jobId, deadlineStep(queuedBudgetMs(context, DEFAULT_SLICE_BUDGET_MS), signal), context.net),
+    () => advanceJob(context, jobId, deadlineStep(queuedBudgetMs(context, DEFAULT_SLICE_BUDGET_MS), signal)),
   );
   if (status === null) {
     log.info({ event: 'queued_slice_skipped', jobId, slice }, 'slice already claimed, or the job has ended');
@@ -103,9 +99,10 @@ async function runJobSlice(context: ServiceContext, { jobId, slice }: JobSliceMe
  * deployment queues slices (QStash), the next one queued while the job runs, so it advances with nobody polling. A
  * stalled job waits for an operator's retry: queuing again would only spin.
  */
-export async function advanceJob(store: JobStore, jobId: string, step: DeadlineStep, net: NetPolicyInput): Promise<JobStatus> {
-  const status = await runSlice(store, jobId, { budgetMs: step.budgetMs, signal: step.signal, net, hardLimitMs: SLICE_HARD_LIMIT_MS });
-  if (status.state === 'running' && status.stalled === null) await sliceDispatcher().continueJob?.(store, jobId);
+export async function advanceJob(context: ServiceContext, jobId: string, step: DeadlineStep): Promise<JobStatus> {
+  const store = await context.store();
+  const status = await runSlice(store, jobId, { budgetMs: step.budgetMs, signal: step.signal, net: context.net, hardLimitMs: SLICE_HARD_LIMIT_MS });
+  if (status.state === 'running' && status.stalled === null) await context.slices.current().continueJob?.(store, jobId);
   return status;
 }
 
@@ -143,7 +140,7 @@ async function failQueuedSlice(context: ServiceContext, request: Request): Promi
     log.warn({ event: 'queued_slice_failed', ...message, reason }, 'QStash gave up on a slice: the job is stopped');
     return json({ ...message, failed: true, state: status.state });
   }
-  const db = await inventoryDb();
+  const db = await context.inventory();
   const target = await sliceTarget(db, message.syncId);
   if (target === null || target.slices >= message.slice) return json({ ...message, failed: false });
   const sync = await failSync(db, () => context.store(), message.syncId, reason);
@@ -155,11 +152,11 @@ async function failQueuedSlice(context: ServiceContext, request: Request): Promi
 const bySignature = (): void => undefined;
 
 /** The handler of `POST /api/factory/slice` (see runQueuedSlice). */
-export function sliceRoute(request: Request): Promise<Response> {
-  return handle(request, (context) => runQueuedSlice(context, request), bySignature);
+export function sliceRoute(service: ServiceSource, request: Request): Promise<Response> {
+  return handle(service, request, (context) => runQueuedSlice(context, request), bySignature);
 }
 
 /** The handler of `POST /api/factory/slice-failed` (see failQueuedSlice). */
-export function sliceFailedRoute(request: Request): Promise<Response> {
-  return handle(request, (context) => failQueuedSlice(context, request), bySignature);
+export function sliceFailedRoute(service: ServiceSource, request: Request): Promise<Response> {
+  return handle(service, request, (context) => failQueuedSlice(context, request), bySignature);
 }

@@ -1,8 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { hasInventory } from './background-syncs.js';
-import { sliceDispatcher } from '../dispatch/active-dispatcher.js';
-import { inventoryDb } from './inventory-context.js';
-import { serviceContext } from './service.js';
+import type { ServiceContext } from './service.js';
 import { DEFAULT_DUE_SYNC_LIMITS, startDueSyncs } from '../inventory/due-syncs.js';
 import { staleSyncIds } from '../inventory/stale-syncs.js';
 import type { SyncRuntime } from '../inventory/sync-driver.js';
@@ -14,18 +12,17 @@ const log = createLogger('http:schedule-timer');
 export const SCHEDULE_TICK_MS = 30_000;
 
 // Running syncs whose row has not moved for a lease: their background drive failed, so this process takes them up again.
-async function adoptStale(runtime: SyncRuntime): Promise<void> {
-  for (const syncId of await staleSyncIds(runtime.db)) await sliceDispatcher().continueSync(runtime, syncId);
+async function adoptStale(service: ServiceContext, runtime: SyncRuntime): Promise<void> {
+  for (const syncId of await staleSyncIds(runtime.db)) await service.slices.current().continueSync(runtime, syncId);
 }
 
 // One tick; true when it started a full batch, so more may be due at once (a fleet's first tick after a pause).
-async function tick(env: Record<string, string | undefined>): Promise<boolean> {
-  if (!hasInventory(env)) return false;
-  const context = serviceContext(env);
-  const runtime: SyncRuntime = { db: await inventoryDb(env), store: await context.store(), net: context.net };
+async function tick(service: ServiceContext): Promise<boolean> {
+  if (!hasInventory(service.config)) return false;
+  const runtime = await service.runtime();
   const { started } = await startDueSyncs(runtime, DEFAULT_DUE_SYNC_LIMITS);
-  for (const { syncId } of started) await sliceDispatcher().continueSync(runtime, syncId);
-  await adoptStale(runtime);
+  for (const { syncId } of started) await service.slices.current().continueSync(runtime, syncId);
+  await adoptStale(service, runtime);
   return started.length >= DEFAULT_DUE_SYNC_LIMITS.limit;
 }
 
@@ -35,11 +32,11 @@ async function tick(env: Record<string, string | undefined>): Promise<boolean> {
  * (`adoptSync`), so a self-hosted `serve` keeps schedules without a cron. A failed tick is logged and the next one
  * tries again. `stop` waits for a tick in flight.
  */
-export function startScheduleTimer(env: Record<string, string | undefined> = process.env, everyMs = SCHEDULE_TICK_MS): { stop(): Promise<void> } {
+export function startScheduleTimer(service: ServiceContext, everyMs = SCHEDULE_TICK_MS): { stop(): Promise<void> } {
   const stopping = new AbortController();
   const loop = (async () => {
     while (!stopping.signal.aborted) {
-      const more = await tick(env).catch((error: unknown) => {
+      const more = await tick(service).catch((error: unknown) => {
         log.error({ event: 'schedule_tick_failed', err: error }, 'due syncs could not be started: next tick retries');
         return false;
       });

@@ -1,8 +1,7 @@
 import { z } from 'zod';
 import { DEFAULT_SYNC_SLICE_BUDGET_MS, START_SLICE_BUDGET_MS } from './api-limits.js';
 import { deadlineStep } from './function-step.js';
-import { sliceDispatcher } from '../dispatch/active-dispatcher.js';
-import { inventoryDb } from './inventory-context.js';
+import type { DispatcherSlot } from '../dispatch/dispatcher-slot.js';
 import { parseQuery, readJsonBody } from './request.js';
 import { errorResponse, json } from './responses.js';
 import type { ServiceContext } from './service.js';
@@ -68,14 +67,10 @@ const ALLOWED: Record<SitesPath['type'], readonly string[]> = {
 /** The methods the sites function exports. */
 export type SitesMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE';
 
-async function runtimeOf(context: ServiceContext): Promise<SyncRuntime> {
-  return { db: await inventoryDb(), store: await context.store(), net: context.net };
-}
-
 // One slice for the caller; a long-lived process (`serve`) then keeps the sync going by itself.
-async function advanceAndContinue(runtime: SyncRuntime, syncId: string, options: AdvanceOptions): Promise<Sync> {
+async function advanceAndContinue(slices: DispatcherSlot, runtime: SyncRuntime, syncId: string, options: AdvanceOptions): Promise<Sync> {
   const sync = await advanceSync(runtime, syncId, options);
-  if (sync.state === 'running') await sliceDispatcher().continueSync(runtime, syncId);
+  if (sync.state === 'running') await slices.current().continueSync(runtime, syncId);
   return sync;
 }
 
@@ -204,10 +199,10 @@ async function getRoute(path: SitesPath, request: Request, runtime: SyncRuntime)
   }
 }
 
-async function postRoute(path: SitesPath, request: Request, runtime: SyncRuntime, apiToken: string | null): Promise<Response> {
+async function postRoute(path: SitesPath, request: Request, runtime: SyncRuntime, context: ServiceContext): Promise<Response> {
   switch (path.type) {
     case 'urls-download':
-      return downloadLink(runtime, path.siteId, request, apiToken);
+      return downloadLink(runtime, path.siteId, request, context.config.apiToken);
     case 'sites': {
       const body = await readJsonBody(request, NewSiteRequestSchema);
       return json(await createSite(runtime.db, body, runtime.net), 201);
@@ -215,7 +210,7 @@ async function postRoute(path: SitesPath, request: Request, runtime: SyncRuntime
     case 'sync': {
       const { budgetMs, full } = await readJsonBody(request, SyncStartRequestSchema);
       const sync = await startOrExplain(runtime, path.siteId, full === true);
-      return json(await advanceAndContinue(runtime, sync.syncId, deadlineStep(budgetMs ?? START_SLICE_BUDGET_MS, request.signal)), 201);
+      return json(await advanceAndContinue(context.slices, runtime, sync.syncId, deadlineStep(budgetMs ?? START_SLICE_BUDGET_MS, request.signal)), 201);
     }
     case 'sync-stop': {
       await readJsonBody(request, z.object({}).strict());
@@ -226,7 +221,7 @@ async function postRoute(path: SitesPath, request: Request, runtime: SyncRuntime
     case 'sync-one': {
       const { budgetMs } = await readJsonBody(request, SyncStepRequestSchema);
       await getSync(runtime.db, path.syncId, path.siteId);
-      return json(await advanceAndContinue(runtime, path.syncId, deadlineStep(budgetMs ?? DEFAULT_SYNC_SLICE_BUDGET_MS, request.signal)));
+      return json(await advanceAndContinue(context.slices, runtime, path.syncId, deadlineStep(budgetMs ?? DEFAULT_SYNC_SLICE_BUDGET_MS, request.signal)));
     }
     default:
       throw new Error(`no POST for ${path.type}`);
@@ -245,9 +240,9 @@ export async function sitesRoute(method: SitesMethod, path: SitesPath, request: 
   if (!allowed.includes(method)) {
     return errorResponse('method_not_allowed', `method ${method} not allowed on this route: use ${allowed.join(', ')}`, null, { allow: allowed.join(', ') });
   }
-  const runtime = await runtimeOf(context);
+  const runtime = await context.runtime();
   if (method === 'GET') return getRoute(path, request, runtime);
-  if (method === 'POST') return postRoute(path, request, runtime, context.config.apiToken);
+  if (method === 'POST') return postRoute(path, request, runtime, context);
   if (path.type !== 'site') throw new Error(`no ${method} for ${path.type}`);
   return siteRoute(method, path, request, runtime);
 }

@@ -1,4 +1,3 @@
-import { STORE_VARIABLES_HINT } from '../config/factory-config.js';
 import { SitemapValidatorSchema, type ShardEntry, type SitemapValidator, type Validators } from '../core/types.js';
 import { createLogger } from '../utils/logger.js';
 import { assertJobId } from './job-id.js';
@@ -48,7 +47,7 @@ export class MemoryJobStore implements JobStore {
     this.now = options.now ?? Date.now;
     this.shardMemoryChars = options.shardMemoryChars ?? SHARD_MEMORY_CHARS;
     this.nextSweepAt = this.now() + this.sweepIntervalMs();
-    log.warn({ event: 'store_memory' }, `in-memory job store: jobs do not survive a restart (${STORE_VARIABLES_HINT})`);
+    log.warn({ event: 'store_memory' }, 'in-memory job store: jobs do not survive a restart');
   }
 
   async createJob(job: NewJob): Promise<void> {

@@ -1,10 +1,7 @@
-import { factoryConfig, type FactoryConfig } from '../config/factory-config.js';
-import { SecretBox } from '../utils/secret-box.js';
-import type { JobStore } from './job-store.js';
-import { MemoryJobStore } from './memory-job-store.js';
 import { connectNodeRedis } from './node-redis-commands.js';
 import { RedisJobStore } from './redis-job-store.js';
 import type { RetryPolicy } from '../utils/backoff.js';
+import type { SecretBox } from '../utils/secret-box.js';
 import { StoreError } from './store-errors.js';
 import { upstashCommands } from './upstash-commands.js';
 
@@ -28,21 +25,4 @@ export async function connectRedisJobStore(url: string, options: StoreOptions = 
 /** A JobStore on Upstash over REST. */
 export function createUpstashJobStore(rest: { url: string; token: string }, options: StoreOptions = {}): RedisJobStore {
   return new RedisJobStore(upstashCommands(rest), { kind: 'upstash', ...options });
-}
-
-/** Environment that chooses the store (see lib/config/factory-config.ts). */
-export type StoreEnv = Record<string, string | undefined>;
-
-/** Opens the store the configuration names, with its job TTL. */
-export async function openConfiguredStore(config: FactoryConfig): Promise<JobStore> {
-  const secrets = config.secretKey === null ? null : new SecretBox(config.secretKey);
-  const options: StoreOptions = config.jobTtlMs === null ? { secrets } : { ttlMs: config.jobTtlMs, secrets };
-  if (config.store.type === 'redis') return connectRedisJobStore(config.store.url, options);
-  if (config.store.type === 'upstash') return createUpstashJobStore(config.store, options);
-  return new MemoryJobStore(options);
-}
-
-/** The store the environment asks for: REDIS_URL, else Upstash REST (either names), else in-memory. */
-export async function openJobStore(env: StoreEnv = process.env): Promise<JobStore> {
-  return openConfiguredStore(factoryConfig(env));
 }

@@ -36,11 +36,9 @@ function forward(logger: LoggerLike, line: string): void {
 }
 
 // Root logger writes through a switchable stream: module loggers are created at import time, before a CLI or a
-// library caller has said where logs go. The library is silent unless FACTORY_LOG_LEVEL or a logger says otherwise.
-const root = pino(
-  { level: process.env.FACTORY_LOG_LEVEL ?? 'silent', base: undefined },
-  { write: (line: string) => (sink === null ? destinations[target].write(line) : forward(sink, line)) },
-);
+// library caller has said where logs go. The library is silent unless its caller hands it a logger or sets a level;
+// FACTORY_LOG_LEVEL is read by the edges (the CLI, the functions), never here at import time.
+const root = pino({ level: 'silent', base: undefined }, { write: (line: string) => (sink === null ? destinations[target].write(line) : forward(sink, line)) });
 
 /** The logger of one module, named like `factory:sitemap`; events as `log.info({ event, url, ... }, 'message')`. */
 export function createLogger(module: string): Logger {
@@ -59,11 +57,11 @@ export function setLogLevel(level: string): void {
 
 /**
  * Sends the library's logs to a caller's pino-compatible logger (at its level, else `info`) from now on, process
- * wide; `null` goes back to the default (silent unless FACTORY_LOG_LEVEL).
+ * wide; `null` goes back to the default (silent).
  */
 export function useLogger(logger: LoggerLike | null): void {
   sink = logger;
-  root.level = logger === null ? (process.env.FACTORY_LOG_LEVEL ?? 'silent') : typeof logger.level === 'string' ? logger.level : 'info';
+  root.level = logger === null ? 'silent' : typeof logger.level === 'string' ? logger.level : 'info';
 }
 
 export type { Logger };

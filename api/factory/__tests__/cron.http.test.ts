@@ -22,13 +22,11 @@ describe('GET /api/factory/cron', () => {
 
   beforeAll(async () => {
     api = await startSitesApi({ name: 'inv_cron', token: TOKEN, pages: 40 });
-    process.env.CRON_SECRET = SECRET;
-    db = new pg.Client({ connectionString: process.env.DATABASE_URL });
+    await api.configure({ CRON_SECRET: SECRET });
+    db = new pg.Client({ connectionString: api.databaseUrl });
     await db.connect();
   });
   afterAll(async () => {
-    delete process.env.CRON_SECRET;
-    delete process.env.VERCEL;
     await db?.end();
     await api?.close();
   });
@@ -100,15 +98,13 @@ describe('GET /api/factory/cron', () => {
   });
 
   it('on Vercel without CRON_SECRET is refused with 500 config naming the variable', async () => {
-    delete process.env.CRON_SECRET;
-    process.env.VERCEL = '1';
+    await api.configure({ VERCEL: '1' });
     try {
       const response = await cron(TOKEN);
       expect(response.status).toBe(500);
       expect(await response.json()).toMatchObject({ error: { kind: 'config', message: expect.stringContaining('CRON_SECRET') } });
     } finally {
-      delete process.env.VERCEL;
-      process.env.CRON_SECRET = SECRET;
+      await api.configure({ CRON_SECRET: SECRET });
     }
   });
 });

@@ -4,21 +4,24 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startLoopbackServer, type LoopbackServer } from '../../../lib/demo/loopback-server.js';
 import { expectError, postRequest } from '../../../lib/http/__tests__/http-fixtures.js';
 import { ScopeEstimateSchema } from '../../../lib/core/types.js';
-import * as estimate from '../estimate.js';
+import { testDeployment, type TestDeployment } from '../../../lib/http/__tests__/test-deployment.js';
+import * as estimateRoute from '../estimate.js';
 
 const ESTIMATE = '/api/factory/estimate';
 
 describe('estimate concurrency', () => {
   let site: LoopbackServer;
-  const saved = { ...process.env };
+  let deployment: TestDeployment;
+  let estimate: ReturnType<typeof estimateRoute.routes>;
 
   beforeAll(async () => {
     // A site whose robots.txt never answers: every estimate holds its slot until its deadline.
     site = await startLoopbackServer(() => ({ delayMs: 20_000, body: '' }));
-    Object.assign(process.env, { FACTORY_ALLOW_HOSTS: `127.0.0.1:${site.port}`, FACTORY_ESTIMATE_CONCURRENCY: '2' });
+    deployment = testDeployment({ FACTORY_ALLOW_HOSTS: `127.0.0.1:${site.port}`, FACTORY_ESTIMATE_CONCURRENCY: '2' });
+    estimate = estimateRoute.routes(deployment.source);
   });
   afterAll(async () => {
-    process.env = saved;
+    await deployment?.release();
     await site.close();
   });
 
@@ -38,12 +41,12 @@ describe('estimate concurrency', () => {
   });
 
   it('refuses a malformed FACTORY_ESTIMATE_CONCURRENCY as a configuration error, not a caller error', async () => {
-    process.env.FACTORY_ESTIMATE_CONCURRENCY = 'many';
+    await deployment.configure({ FACTORY_ESTIMATE_CONCURRENCY: 'many' });
     try {
       const response = await estimate.POST(postRequest(ESTIMATE, { rootUrl: `${site.origin}/` }));
       expect(response.status).toBe(500);
     } finally {
-      process.env.FACTORY_ESTIMATE_CONCURRENCY = '2';
+      await deployment.configure(null);
     }
   });
 });

@@ -4,11 +4,11 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startDemoSite, type DemoSite } from '../../../lib/demo/demo-site.js';
 import { DEFAULT_SLICE_BUDGET_MS } from '../../../lib/http/api-limits.js';
 import { MAX_BODY_BYTES } from '../../../lib/http/request.js';
-import { resetServiceStore } from '../../../lib/http/service.js';
 import { hasRedisServer, startTestRedis, type TestRedis } from '../../../test/helpers/redis-server.js';
 import { expectError, expectStatus, getRequest, openRedisProbe, postRequest, type RedisProbe } from '../../../lib/http/__tests__/http-fixtures.js';
-import * as discover from '../discover.js';
-import * as estimate from '../estimate.js';
+import { testDeployment, type TestDeployment } from '../../../lib/http/__tests__/test-deployment.js';
+import * as discoverRoute from '../discover.js';
+import * as estimateRoute from '../estimate.js';
 
 const DISCOVER = '/api/factory/discover';
 const ESTIMATE = '/api/factory/estimate';
@@ -31,19 +31,20 @@ describe('handler refusals', () => {
   let redis: TestRedis;
   let site: DemoSite;
   let probe: RedisProbe;
+  let deployment: TestDeployment;
+  let discover: ReturnType<typeof discoverRoute.routes>;
+  let estimate: ReturnType<typeof estimateRoute.routes>;
 
   beforeAll(async () => {
     [redis, site] = await Promise.all([startTestRedis(), startDemoSite({ scale: 0.01 })]);
     probe = await openRedisProbe(redis.url);
-    Object.assign(process.env, { REDIS_URL: redis.url, FACTORY_ALLOW_HOSTS: `127.0.0.1:${site.port}` });
-    await resetServiceStore();
+    deployment = testDeployment({ REDIS_URL: redis.url, FACTORY_ALLOW_HOSTS: `127.0.0.1:${site.port}` });
+    discover = discoverRoute.routes(deployment.source);
+    estimate = estimateRoute.routes(deployment.source);
   });
-  afterEach(() => {
-    delete process.env.FACTORY_API_TOKEN;
-    delete process.env.VERCEL;
-  });
+  afterEach(async () => deployment.configure(null));
   afterAll(async () => {
-    await resetServiceStore();
+    await deployment?.release();
     await probe?.close();
     await Promise.all([redis?.stop(), site?.close()]);
   });
@@ -201,7 +202,7 @@ describe('handler refusals', () => {
       ['the token without the Bearer scheme', { authorization: TOKEN }],
       ['Basic auth', { authorization: `Basic ${Buffer.from(`user:${TOKEN}`).toString('base64')}` }],
     ])('with FACTORY_API_TOKEN set, %s is 401 on every route and touches nothing', async (_name, headers) => {
-      process.env.FACTORY_API_TOKEN = TOKEN;
+      await deployment.configure({ FACTORY_API_TOKEN: TOKEN });
       await expectStoreUnchanged(async () => {
         await expectError(await start(headers), 401, 'unauthorized');
         await expectError(await discover.GET(getRequest(DISCOVER, { jobId: UNKNOWN_ID }, headers)), 401, 'unauthorized');
@@ -211,7 +212,7 @@ describe('handler refusals', () => {
     });
 
     it('with FACTORY_API_TOKEN set, the right bearer token passes', async () => {
-      process.env.FACTORY_API_TOKEN = TOKEN;
+      await deployment.configure({ FACTORY_API_TOKEN: TOKEN });
       const headers = { authorization: `Bearer ${TOKEN}` };
       const status = await expectStatus(await start(headers), 201);
       await expectStatus(await discover.GET(getRequest(DISCOVER, { jobId: status.jobId }, headers)), 200);
@@ -219,7 +220,7 @@ describe('handler refusals', () => {
     });
 
     it('on Vercel (VERCEL=1) without a token, the service refuses every request (401)', async () => {
-      process.env.VERCEL = '1';
+      await deployment.configure({ VERCEL: '1' });
       await expectStoreUnchanged(async () => {
         const body = await expectError(await start({}), 401, 'unauthorized');
         expect(body.error.message).toMatch(/FACTORY_API_TOKEN/);
@@ -229,7 +230,7 @@ describe('handler refusals', () => {
     });
 
     it('on Vercel with a token, the right bearer token passes', async () => {
-      Object.assign(process.env, { VERCEL: '1', FACTORY_API_TOKEN: TOKEN });
+      await deployment.configure({ VERCEL: '1', FACTORY_API_TOKEN: TOKEN });
       await expectStatus(await start({ authorization: `Bearer ${TOKEN}` }), 201);
     });
   });
@@ -241,17 +242,11 @@ describe('handler refusals', () => {
     ['FACTORY_CORS_ORIGINS', 'cors-origin-without-scheme.test'],
     ['UPSTASH_REDIS_REST_URL', 'ftp://secret@upstash.example'],
   ])("a malformed %s is the operator's fault: 500 config naming the variable, never its value", async (name, value) => {
-    const saved = process.env[name];
-    process.env[name] = value;
-    try {
-      const response = await discover.GET(getRequest(DISCOVER, { jobId: UNKNOWN_ID }));
-      const body = await expectError(response.clone(), 500, 'config');
-      expect(body.error.message).toContain(name);
-      expect(await response.text()).not.toContain(value);
-    } finally {
-      if (saved === undefined) delete process.env[name];
-      else process.env[name] = saved;
-    }
+    await deployment.configure({ [name]: value });
+    const response = await discover.GET(getRequest(DISCOVER, { jobId: UNKNOWN_ID }));
+    const body = await expectError(response.clone(), 500, 'config');
+    expect(body.error.message).toContain(name);
+    expect(await response.text()).not.toContain(value);
   });
 
   it.skipIf(!hasRedisServer())('leaves the private Redis holding only the keys of the jobs it started', async () => {

@@ -4,12 +4,11 @@
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { useSliceDispatcher } from '../../../lib/dispatch/active-dispatcher.js';
+import { readFactoryConfig } from '../../../lib/config/factory-config.js';
 import { inProcessDispatcher } from '../../../lib/dispatch/in-process.js';
 import { HealthBodySchema } from '../../../lib/http/health.js';
-import { resetInventoryDb } from '../../../lib/http/inventory-context.js';
 import { startLocalApiServer, type LocalApiServer } from '../../../lib/http/local-server.js';
-import { resetServiceStore } from '../../../lib/http/service.js';
+import { createService, type ServiceContext } from '../../../lib/http/service.js';
 import { TEST_DATABASE_URL } from '../../../lib/inventory/__tests__/inventory-fixtures.js';
 import { freePort, startTestRedis, type TestRedis } from '../../../test/helpers/redis-server.js';
 
@@ -24,6 +23,12 @@ describe('GET /api/factory/health', () => {
   const admin = new pg.Client({ connectionString: TEST_DATABASE_URL });
   let redis: TestRedis;
   let server: LocalApiServer;
+  let service: ServiceContext;
+  // The deployment's service from now on, the test's database unless another is named.
+  const deploy = async (databaseUrlNow = databaseUrl) => {
+    await service?.release();
+    service = createService(readFactoryConfig({ DATABASE_URL: databaseUrlNow, REDIS_URL: redis.url, FACTORY_API_TOKEN: TOKEN }));
+  };
   const health = (token: string | null = TOKEN) =>
     fetch(`${server.origin}/api/factory/health`, { headers: token === null ? {} : { authorization: `Bearer ${token}` } });
 
@@ -31,19 +36,13 @@ describe('GET /api/factory/health', () => {
     await admin.connect();
     await admin.query(`CREATE SCHEMA ${schema}`);
     redis = await startTestRedis();
-    Object.assign(process.env, { DATABASE_URL: databaseUrl, REDIS_URL: redis.url, FACTORY_API_TOKEN: TOKEN });
-    server = await startLocalApiServer(API_DIR, { host: '127.0.0.1', port: 0 });
+    await deploy();
+    server = await startLocalApiServer(API_DIR, { host: '127.0.0.1', port: 0 }, () => service);
   });
-  afterEach(async () => {
-    process.env.DATABASE_URL = databaseUrl;
-    await resetInventoryDb();
-    await resetServiceStore();
-  });
+  afterEach(async () => deploy());
   afterAll(async () => {
     await server?.close();
-    await resetInventoryDb();
-    await resetServiceStore();
-    for (const name of ['DATABASE_URL', 'REDIS_URL', 'FACTORY_API_TOKEN']) delete process.env[name];
+    await service?.release();
     await redis?.stop();
     await admin.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
     await admin.end();
@@ -88,7 +87,7 @@ describe('GET /api/factory/health', () => {
   });
 
   it("reports the process's slice engine and its depth", async () => {
-    const engine = useSliceDispatcher(inProcessDispatcher());
+    const engine = service.slices.use(inProcessDispatcher());
     try {
       expect(HealthBodySchema.parse(await (await health()).json()).queue).toEqual({ engine: 'in-process', depth: 0 });
     } finally {
@@ -104,8 +103,7 @@ describe('GET /api/factory/health', () => {
   });
 
   it('answers 503 store_unavailable naming the database, with Retry-After, when Postgres cannot be reached', async () => {
-    process.env.DATABASE_URL = `postgres://postgres@127.0.0.1:${await freePort()}/test`;
-    await resetInventoryDb();
+    await deploy(`postgres://postgres@127.0.0.1:${await freePort()}/test`);
     const started = Date.now();
     const response = await health();
     expect(Date.now() - started).toBeLessThan(10_000);

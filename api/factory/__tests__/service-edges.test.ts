@@ -7,12 +7,12 @@ import { startDemoSite, type DemoSite } from '../../../lib/demo/demo-site.js';
 import { listApiRoutes, loadRouteModule, ROUTE_METHODS } from '../../../lib/http/api-routes.js';
 import { expectError, expectStatus, getRequest, openRedisProbe, postRequest, type RedisProbe } from '../../../lib/http/__tests__/http-fixtures.js';
 import { startLocalApiServer, type LocalApiServer } from '../../../lib/http/local-server.js';
-import { resetServiceStore } from '../../../lib/http/service.js';
+import { testDeployment, type TestDeployment } from '../../../lib/http/__tests__/test-deployment.js';
 import { jobKeyPrefix } from '../../../lib/store/keys.js';
 import * as scripts from '../../../lib/store/scripts/job-scripts.js';
 import { startTestRedis, type TestRedis } from '../../../test/helpers/redis-server.js';
 import { startUpstashProxy, type UpstashProxy } from '../../../test/helpers/upstash-proxy.js';
-import * as discover from '../discover.js';
+import * as discoverRoute from '../discover.js';
 
 const API_DIR = fileURLToPath(new URL('../../', import.meta.url));
 const DISCOVER = '/api/factory/discover';
@@ -23,51 +23,42 @@ function deleteRequest(query: Record<string, string>, headers: Record<string, st
   return new Request(`http://localhost${DISCOVER}?${new URLSearchParams(query)}`, { method: 'DELETE', headers });
 }
 
-/** Runs `act` with some variables set (undefined: removed), restoring them after. */
-async function withEnv<T>(vars: Record<string, string | undefined>, act: () => Promise<T>): Promise<T> {
-  const saved = Object.fromEntries(Object.keys(vars).map((name) => [name, process.env[name]]));
-  const apply = (values: Record<string, string | undefined>) => {
-    for (const [name, value] of Object.entries(values)) {
-      if (value === undefined) delete process.env[name];
-      else process.env[name] = value;
-    }
-  };
-  apply(vars);
-  try {
-    return await act();
-  } finally {
-    apply(saved);
-  }
-}
-
 describe('service edges', () => {
   let redis: TestRedis;
   let site: DemoSite;
   let probe: RedisProbe;
   let admin: ReturnType<typeof createClient>;
   let server: LocalApiServer;
+  let deployment: TestDeployment;
+  let discover: ReturnType<typeof discoverRoute.routes>;
+
+  /** Runs `act` with some variables on top of the deployment's own (undefined: unset), its own again after. */
+  async function withEnv<T>(vars: Record<string, string | undefined>, act: () => Promise<T>): Promise<T> {
+    await deployment.configure(vars);
+    try {
+      return await act();
+    } finally {
+      await deployment.configure(null);
+    }
+  }
 
   beforeAll(async () => {
     [redis, site] = await Promise.all([startTestRedis(), startDemoSite({ scale: 0.01 })]);
     probe = await openRedisProbe(redis.url);
     admin = createClient({ url: redis.url });
     await admin.connect();
-    Object.assign(process.env, {
+    deployment = testDeployment({
       REDIS_URL: redis.url,
       FACTORY_ALLOW_HOSTS: `127.0.0.1:${site.port}`,
       FACTORY_CORS_ORIGINS: `${WIZARD},http://localhost:5173`,
     });
-    await resetServiceStore();
-    server = await startLocalApiServer(API_DIR, { host: '127.0.0.1', port: 0 });
+    discover = discoverRoute.routes(deployment.source);
+    server = await startLocalApiServer(API_DIR, { host: '127.0.0.1', port: 0 }, deployment.source);
   });
-  afterEach(() => {
-    delete process.env.FACTORY_API_TOKEN;
-    delete process.env.VERCEL;
-  });
+  afterEach(async () => deployment.configure(null));
   afterAll(async () => {
     await server?.close();
-    await resetServiceStore();
-    delete process.env.FACTORY_CORS_ORIGINS;
+    await deployment?.release();
     await admin?.quit();
     await probe?.close();
     await Promise.all([redis?.stop(), site?.close()]);
@@ -92,14 +83,12 @@ describe('service edges', () => {
       const proxy: UpstashProxy = await startUpstashProxy(redis.url);
       try {
         await withEnv({ REDIS_URL: undefined, KV_REST_API_URL: proxy.url, KV_REST_API_TOKEN: proxy.token }, async () => {
-          await resetServiceStore();
           proxy.setFailure(502);
           const response = await discover.GET(getRequest(DISCOVER, { jobId: 'AAAAAAAAAAAAAAAAAAAAAA' }));
           expect(response.headers.get('retry-after')).toBe('2');
           await expectError(response, 503, 'store_unavailable');
         });
       } finally {
-        await resetServiceStore();
         await proxy.close();
       }
     });
@@ -136,7 +125,7 @@ describe('service edges', () => {
     });
 
     it('asks for the bearer token like every route', async () => {
-      process.env.FACTORY_API_TOKEN = TOKEN;
+      await deployment.configure({ FACTORY_API_TOKEN: TOKEN });
       await expectError(await discover.DELETE(deleteRequest({ jobId: 'AAAAAAAAAAAAAAAAAAAAAA' })), 401, 'unauthorized');
     });
   });
@@ -179,7 +168,7 @@ describe('service edges', () => {
     });
 
     it('echoes a listed origin (never *) on answers and errors alike, refusals included', async () => {
-      process.env.FACTORY_API_TOKEN = TOKEN;
+      await deployment.configure({ FACTORY_API_TOKEN: TOKEN });
       const refused = await discover.GET(getRequest(DISCOVER, { jobId: 'AAAAAAAAAAAAAAAAAAAAAA' }, { origin: 'http://localhost:5173' }));
       expect(refused.headers.get('access-control-allow-origin')).toBe('http://localhost:5173');
       expect(refused.headers.get('access-control-expose-headers')).toBe('Retry-After');

@@ -2,9 +2,9 @@
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { TEST_DATABASE_URL, startMutableSite, type MutableSite } from '../../../lib/inventory/__tests__/inventory-fixtures.js';
-import { resetInventoryDb } from '../../../lib/http/inventory-context.js';
+import { readFactoryConfig } from '../../../lib/config/factory-config.js';
 import { startLocalApiServer, type LocalApiServer } from '../../../lib/http/local-server.js';
-import { resetServiceStore } from '../../../lib/http/service.js';
+import { createService, type ServiceContext } from '../../../lib/http/service.js';
 
 const API_DIR = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -12,6 +12,15 @@ const API_DIR = fileURLToPath(new URL('../../', import.meta.url));
 export interface SitesApi {
   server: LocalApiServer;
   site: MutableSite;
+  /** The Postgres URL of the API's own schema. */
+  databaseUrl: string;
+  /** The service the API runs with now. */
+  service(): ServiceContext;
+  /**
+   * Runs the API with `env` on top of its own configuration from now on (null: back to its own), as a redeploy with
+   * changed variables: a service of its own, whose handles are closed at the next change.
+   */
+  configure(env: Record<string, string | undefined> | null): Promise<void>;
   call(path: string, init?: RequestInit): Promise<Response>;
   post(path: string, body?: unknown): Promise<Response>;
   close(): Promise<void>;
@@ -26,28 +35,34 @@ export async function startSitesApi(options: { name: string; token: string; page
   const admin = new pg.Client({ connectionString: TEST_DATABASE_URL });
   await admin.connect();
   await admin.query(`CREATE SCHEMA ${schema}`);
-  Object.assign(process.env, {
-    DATABASE_URL: `${TEST_DATABASE_URL}?options=${encodeURIComponent(`-c search_path=${schema}`)}`,
-    FACTORY_API_TOKEN: options.token,
-    FACTORY_ALLOW_PRIVATE: '1',
-  });
-  delete process.env.REDIS_URL;
+  const databaseUrl = `${TEST_DATABASE_URL}?options=${encodeURIComponent(`-c search_path=${schema}`)}`;
+  const env = { DATABASE_URL: databaseUrl, FACTORY_API_TOKEN: options.token, FACTORY_ALLOW_PRIVATE: '1' };
+  const own = createService(readFactoryConfig(env));
+  let current = own;
   const site = await startMutableSite(options.pages, options.perSitemap);
-  const server = await startLocalApiServer(API_DIR, { host: '127.0.0.1', port: 0 });
+  const server = await startLocalApiServer(API_DIR, { host: '127.0.0.1', port: 0 }, () => current);
   const call = (path: string, init: RequestInit = {}) =>
     fetch(`${server.origin}${path}`, { ...init, headers: { authorization: `Bearer ${options.token}`, 'content-type': 'application/json', ...init.headers } });
-  return {
+  const api: SitesApi = {
     server,
     site,
+    databaseUrl,
+    service: () => current,
+    configure: async (extra) => {
+      const previous = current;
+      current = extra === null ? own : createService(readFactoryConfig({ ...env, ...extra }));
+      if (previous !== own) await previous.release();
+    },
     call,
     post: (path, body = {}) => call(path, { method: 'POST', body: JSON.stringify(body) }),
     close: async () => {
       await server.close();
       await site.close();
-      await resetInventoryDb();
-      await resetServiceStore();
+      await api.configure(null);
+      await own.release();
       await admin.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
       await admin.end();
     },
   };
+  return api;
 }

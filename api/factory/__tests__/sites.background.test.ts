@@ -2,7 +2,7 @@
 // started over HTTP reaches `done` while the caller only reads its status, never asking for another slice.
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { enableBackgroundSyncs } from '../../../lib/http/background-syncs.js';
+import { inProcessDispatcher } from '../../../lib/dispatch/in-process.js';
 import { startSitesApi, type SitesApi } from './sites-api-fixture.js';
 
 describe('syncs advanced in the background by a long-lived server', () => {
@@ -10,8 +10,9 @@ describe('syncs advanced in the background by a long-lived server', () => {
   let background: { stop(): Promise<void> };
 
   beforeAll(async () => {
-    background = await enableBackgroundSyncs({});
     api = await startSitesApi({ name: 'inv_bg', token: 'background-token', pages: 3_000 });
+    // As `serve` on PGlite drives its syncs (on Postgres it would start a pg-boss worker: its own tests cover that).
+    background = api.service().slices.use(inProcessDispatcher());
     // Slow children: the first slice cannot finish the site, so only the background can.
     api.site.delayMs = 150;
   });

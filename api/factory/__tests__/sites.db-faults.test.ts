@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { runMain } from '../../../test/helpers/run-cli.js';
 import { expectError } from '../../../lib/http/__tests__/http-fixtures.js';
-import { resetInventoryDb } from '../../../lib/http/inventory-context.js';
+import { testDeployment } from '../../../lib/http/__tests__/test-deployment.js';
 import { startLocalApiServer, type LocalApiServer } from '../../../lib/http/local-server.js';
 
 const API_DIR = fileURLToPath(new URL('../../', import.meta.url));
@@ -22,25 +22,20 @@ async function closedPort(): Promise<number> {
 describe('database faults', () => {
   let server: LocalApiServer;
   let unreachable: string;
-  const saved = process.env.DATABASE_URL;
+  const deployment = testDeployment({});
 
   beforeAll(async () => {
-    delete process.env.FACTORY_API_TOKEN;
-    delete process.env.REDIS_URL;
     unreachable = `postgres://postgres:hunter2@127.0.0.1:${await closedPort()}/test`;
-    server = await startLocalApiServer(API_DIR, { host: '127.0.0.1', port: 0 });
+    server = await startLocalApiServer(API_DIR, { host: '127.0.0.1', port: 0 }, deployment.source);
   });
-  afterEach(async () => {
-    await resetInventoryDb();
-  });
+  afterEach(async () => deployment.configure(null));
   afterAll(async () => {
-    if (saved === undefined) delete process.env.DATABASE_URL;
-    else process.env.DATABASE_URL = saved;
     await server?.close();
+    await deployment.release();
   });
 
   it('answers 503 store_unavailable with Retry-After when the database is unreachable, on reads and writes', async () => {
-    process.env.DATABASE_URL = unreachable;
+    await deployment.configure({ DATABASE_URL: unreachable });
     for (const response of [
       await fetch(`${server.origin}/api/factory/sites`),
       await fetch(`${server.origin}/api/factory/sites`, {
@@ -57,7 +52,7 @@ describe('database faults', () => {
   });
 
   it('answers 500 config naming DATABASE_URL, never its value, when it is malformed', async () => {
-    process.env.DATABASE_URL = 'notaurl';
+    await deployment.configure({ DATABASE_URL: 'notaurl' });
     const body = await expectError(await fetch(`${server.origin}/api/factory/sites`), 500, 'config');
     expect(body.error.message).toContain('DATABASE_URL');
     expect(body.error.message).not.toContain('notaurl');

@@ -22,7 +22,7 @@ describe('GET /api/factory/sites', () => {
   beforeAll(async () => {
     api = await startSitesApi({ name: 'inv_list', token: 'list-token', pages: 300 });
     await list(''); // migrates the schema
-    db = new pg.Client({ connectionString: process.env.DATABASE_URL });
+    db = new pg.Client({ connectionString: api.databaseUrl });
     await db.connect();
     await db.query(
       `INSERT INTO sites (site_id, root_url, created_at, schedule_ms, next_sync_at)

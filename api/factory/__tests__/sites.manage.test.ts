@@ -4,7 +4,6 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectError } from '../../../lib/http/__tests__/http-fixtures.js';
-import { TEST_DATABASE_URL } from '../../../lib/inventory/__tests__/inventory-fixtures.js';
 import { startSitesApi, type SitesApi } from './sites-api-fixture.js';
 
 interface SyncBody {
@@ -37,13 +36,13 @@ describe('site management over HTTP', () => {
     expect(JSON.stringify(credentials)).not.toContain('s3cr3t');
     // Metadata stays closed even where private targets are open (FACTORY_ALLOW_PRIVATE=1 in this API).
     await expectError(await api.post('/api/factory/sites', { rootUrl: 'http://169.254.169.254/latest/' }), 422, 'blocked_ssrf');
-    delete process.env.FACTORY_ALLOW_PRIVATE;
+    await api.configure({ FACTORY_ALLOW_PRIVATE: undefined });
     try {
       await expectError(await api.post('/api/factory/sites', { rootUrl: 'http://10.1.2.3/' }), 422, 'blocked_ssrf');
       // A name is resolved: localhost is loopback.
       await expectError(await api.post('/api/factory/sites', { rootUrl: `http://localhost:${new URL(api.site.rootUrl).port}/` }), 422, 'blocked_ssrf');
     } finally {
-      process.env.FACTORY_ALLOW_PRIVATE = '1';
+      await api.configure(null);
     }
     expect(((await (await api.call('/api/factory/sites')).json()) as { sites: unknown[] }).sites).toEqual([]);
   });
@@ -143,7 +142,7 @@ describe('site management over HTTP', () => {
     expect(body.rows.sync_parts).toBeGreaterThan(0);
     await expectError(await api.call('/api/factory/sites/shop'), 404, 'not_found');
     await expectError(await remove('/api/factory/sites/shop'), 404, 'not_found');
-    const client = new pg.Client({ connectionString: process.env.DATABASE_URL ?? TEST_DATABASE_URL });
+    const client = new pg.Client({ connectionString: api.databaseUrl });
     await client.connect();
     try {
       for (const table of ['urls', 'url_history', 'url_sitemaps', 'sitemaps', 'syncs', 'sitemap_validators', 'sites']) {
@@ -161,7 +160,7 @@ describe('site management over HTTP', () => {
   });
 
   it('finishes a purge that was cut short: a site marked deleted with rows left is purged by the next DELETE', async () => {
-    const client = new pg.Client({ connectionString: process.env.DATABASE_URL ?? TEST_DATABASE_URL });
+    const client = new pg.Client({ connectionString: api.databaseUrl });
     await client.connect();
     try {
       // As a server killed between the mark and the last batch leaves it.

@@ -5,7 +5,6 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { resetServiceStore } from '../../../lib/http/service.js';
 import { signQStash, startQStashStandIn, type QStashStandIn, type StandInMessage } from '../../../test/helpers/qstash-stand-in.js';
 import { startSitesApi, type SitesApi } from './sites-api-fixture.js';
 
@@ -33,22 +32,14 @@ describe('sync slices through QStash', () => {
   let api: SitesApi;
   let qstash: QStashStandIn;
   let db: pg.Client;
-  const variables = [
-    'QSTASH_TOKEN',
-    'QSTASH_URL',
-    'QSTASH_CURRENT_SIGNING_KEY',
-    'QSTASH_NEXT_SIGNING_KEY',
-    'FACTORY_PUBLIC_URL',
-    'FACTORY_QSTASH_RETRIES',
-    'FACTORY_QSTASH_HOST_PARALLELISM',
-    'FACTORY_QUEUED_SLICE_BUDGET_MS',
-    'CRON_SECRET',
-  ];
+  let qstashEnv: Record<string, string>;
+  // The job store of the deployment from now on (undefined: this process's memory), QStash configured throughout.
+  const useStore = (url: string | undefined) => api.configure({ ...qstashEnv, REDIS_URL: url });
 
   beforeAll(async () => {
     qstash = await startQStashStandIn();
     api = await startSitesApi({ name: 'inv_qstash', token: TOKEN, pages: PAGES, perSitemap: 10 });
-    Object.assign(process.env, {
+    qstashEnv = {
       QSTASH_TOKEN: qstash.token,
       QSTASH_URL: qstash.url,
       QSTASH_CURRENT_SIGNING_KEY: qstash.keys.currentSigningKey,
@@ -58,12 +49,12 @@ describe('sync slices through QStash', () => {
       FACTORY_QSTASH_HOST_PARALLELISM: '3',
       FACTORY_QUEUED_SLICE_BUDGET_MS: '1000',
       CRON_SECRET,
-    });
-    db = new pg.Client({ connectionString: process.env.DATABASE_URL });
+    };
+    await useStore(undefined);
+    db = new pg.Client({ connectionString: api.databaseUrl });
     await db.connect();
   });
   afterAll(async () => {
-    for (const name of variables) delete process.env[name];
     await db?.end();
     await api?.close();
     await qstash?.close();
@@ -234,11 +225,7 @@ describe('sync slices through QStash', () => {
   it('stops a discover job, keeping what it found, when QStash gives up on its slice', { timeout: 60_000 }, async () => {
     api.site.delayMs = 200;
     // A job outlives a store outage only in a shared store: this test's jobs live in the real Redis.
-    const useRedis = async (url: string | undefined) => {
-      if (url === undefined) delete process.env.REDIS_URL;
-      else process.env.REDIS_URL = url;
-      await resetServiceStore();
-    };
+    const useRedis = useStore;
     await useRedis(REDIS_URL);
     try {
       const started = await api.post('/api/factory/discover', { rootUrl: api.site.rootUrl, options: { concurrency: 1 }, budgetMs: 1_000 });
@@ -267,15 +254,13 @@ describe('sync slices through QStash', () => {
     const [next] = qstash.pending();
     if (next === undefined) throw new Error('no slice queued');
     // The job store goes down: every try of the slice fails (503), and QStash calls the failure callback.
-    process.env.REDIS_URL = 'redis://127.0.0.1:1';
-    await resetServiceStore();
+    await useStore('redis://127.0.0.1:1');
     try {
       const delivery = await qstash.deliver(next);
       expect(delivery.statuses).toEqual([503, 503, 503]);
       expect(delivery.failureCallbackStatus).toBe(200);
     } finally {
-      delete process.env.REDIS_URL;
-      await resetServiceStore();
+      await useStore(undefined);
     }
     const sync = await getSync('qstash-failing', syncId);
     expect(sync.state).toBe('failed');

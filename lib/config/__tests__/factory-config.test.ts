@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError, factoryConfig, inMemoryStoreWarning, readFactoryConfig } from '../factory-config.js';
+import { ConfigError, DEFAULT_PGBOSS_SETTINGS, inMemoryStoreWarning, logLevelFrom, readFactoryConfig } from '../factory-config.js';
+import { processConfig } from '../process-config.js';
 
 /** The ConfigError `env` is refused with. */
 function refusal(env: Record<string, string>): ConfigError {
@@ -28,6 +29,8 @@ describe('the factory configuration', () => {
       qstash: null,
       qstashSigning: null,
       queuedSliceBudgetMs: null,
+      pgboss: DEFAULT_PGBOSS_SETTINGS,
+      logLevel: null,
     });
   });
 
@@ -46,6 +49,9 @@ describe('the factory configuration', () => {
       FACTORY_ESTIMATE_CONCURRENCY: '9',
       DATABASE_URL: 'postgres://127.0.0.1/test',
       UPSTASH_REDIS_REST_URL: '',
+      FACTORY_PGBOSS_SCHEMA: 'boss_2',
+      FACTORY_PGBOSS_EXPIRE_SECONDS: '90',
+      LOG_LEVEL: 'debug',
     });
     expect(config).toEqual({
       apiToken: 't0k3n',
@@ -61,6 +67,8 @@ describe('the factory configuration', () => {
       qstash: null,
       qstashSigning: null,
       queuedSliceBudgetMs: null,
+      pgboss: { ...DEFAULT_PGBOSS_SETTINGS, schema: 'boss_2', expireSeconds: 90 },
+      logLevel: 'debug',
     });
   });
 
@@ -138,11 +146,15 @@ describe('the factory configuration', () => {
     expect(refusal({ KV_REST_API_TOKEN: 'kv' }).variable).toBe('KV_REST_API_URL');
   });
 
-  it('parses once per distinct environment', () => {
-    const env = { FACTORY_JOB_TTL_MS: '1000' };
-    const first = factoryConfig(env);
-    expect(factoryConfig({ ...env })).toBe(first);
-    expect(factoryConfig({ FACTORY_JOB_TTL_MS: '2000' }).jobTtlMs).toBe(2000);
+  it('reads the log level alone, FACTORY_LOG_LEVEL before LOG_LEVEL, and refuses one pino does not know', () => {
+    expect(logLevelFrom({})).toBeNull();
+    expect(logLevelFrom({ LOG_LEVEL: 'warn', REDIS_URL: 'not a url' })).toBe('warn');
+    expect(logLevelFrom({ LOG_LEVEL: 'warn', FACTORY_LOG_LEVEL: 'debug' })).toBe('debug');
+    expect(() => logLevelFrom({ FACTORY_LOG_LEVEL: 'verbose' })).toThrow(expect.objectContaining({ kind: 'config', variable: 'FACTORY_LOG_LEVEL' }));
+  });
+
+  it('reads the process environment once: the same configuration on every later call', () => {
+    expect(processConfig()).toBe(processConfig());
   });
 
   it('has a warning for the CLI to print when jobs would live in memory, and none with a store', () => {

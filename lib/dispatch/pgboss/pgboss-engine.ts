@@ -6,7 +6,7 @@ import type { SyncRuntime } from '../../inventory/sync-driver.js';
 import { createLogger } from '../../utils/logger.js';
 import type { SliceDispatcher } from '../slice-dispatcher.js';
 import { HostSlots } from './host-slots.js';
-import type { PgBossSettings } from './pgboss-settings.js';
+import type { PgBossSettings } from '../../config/factory-config.js';
 import { endDeadSync, runSliceJob, type SliceJobContext } from './slice-job.js';
 import { createSliceQueues, sendSlice, sliceQueues, type SliceQueues } from './slice-queue.js';
 

@@ -6,7 +6,7 @@ import { advanceSync, failSync, type SyncRuntime } from '../../inventory/sync-dr
 import { getSync } from '../../inventory/syncs.js';
 import { createLogger } from '../../utils/logger.js';
 import type { HostSlots } from './host-slots.js';
-import type { PgBossSettings } from './pgboss-settings.js';
+import type { PgBossSettings } from '../../config/factory-config.js';
 import { sendSlice, SliceJobSchema, type SliceQueues } from './slice-queue.js';
 
 const log = createLogger('dispatch:pgboss');

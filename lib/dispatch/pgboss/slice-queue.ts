@@ -1,7 +1,7 @@
 import type PgBoss from 'pg-boss';
 import { z } from 'zod';
 import type { InventoryDb } from '../../inventory/db.js';
-import type { PgBossSettings } from './pgboss-settings.js';
+import type { PgBossSettings } from '../../config/factory-config.js';
 
 /** The data of a slice job (and of its dead letter): which sync to advance. */
 export const SliceJobSchema = z.object({ syncId: z.string().min(1) });

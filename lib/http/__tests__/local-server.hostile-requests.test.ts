@@ -1,13 +1,16 @@
 import { connect } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readFactoryConfig } from '../../config/factory-config.js';
 import { startLocalApiServer, type LocalApiServer } from '../local-server.js';
+import { createService } from '../service.js';
 
 const API_DIR = fileURLToPath(new URL('../../../api/', import.meta.url));
+const service = createService(readFactoryConfig({}));
 let server: LocalApiServer;
 
 beforeAll(async () => {
-  server = await startLocalApiServer(API_DIR, { host: '127.0.0.1', port: 0 });
+  server = await startLocalApiServer(API_DIR, { host: '127.0.0.1', port: 0 }, () => service);
 });
 afterAll(async () => server.close());
 
@@ -34,7 +37,7 @@ describe('the local API server facing hostile requests', () => {
 
   it('refuses a port that is taken with an error, not a crash', async () => {
     const { port } = new URL(server.origin);
-    await expect(startLocalApiServer(API_DIR, { host: '127.0.0.1', port: Number(port) })).rejects.toMatchObject({ code: 'EADDRINUSE' });
+    await expect(startLocalApiServer(API_DIR, { host: '127.0.0.1', port: Number(port) }, () => service)).rejects.toMatchObject({ code: 'EADDRINUSE' });
   });
 
   it('closes the connection after refusing a body it did not read, so the next request on it is not taken for that body', async () => {

@@ -10,7 +10,8 @@ import { connectRedisJobStore } from '../../store/open-job-store.js';
 import type { RedisJobStore } from '../../store/redis-job-store.js';
 import { startTestRedis, type TestRedis } from '../../../test/helpers/redis-server.js';
 import { startLocalApiServer, type LocalApiServer } from '../local-server.js';
-import { resetServiceStore } from '../service.js';
+import { readFactoryConfig } from '../../config/factory-config.js';
+import { createService, type ServiceContext } from '../service.js';
 import { demoGroundTruth, expectExactlyOnce, openRedisProbe, startSlowDemoSite, type RedisProbe, type SlowDemoSite } from './http-fixtures.js';
 import { getJobStatus } from '../../factory/jobs/job-control.js';
 
@@ -22,18 +23,18 @@ describe('shutting the local API server down mid-slice', () => {
   let probe: RedisProbe;
   let store: RedisJobStore;
   let server: LocalApiServer;
+  let service: ServiceContext;
   let truth: Set<string>;
 
   beforeAll(async () => {
     [redis, site] = await Promise.all([startTestRedis(), startSlowDemoSite(0.05)]);
     [probe, store, truth] = await Promise.all([openRedisProbe(redis.url), connectRedisJobStore(redis.url), demoGroundTruth(site)]);
-    Object.assign(process.env, { REDIS_URL: redis.url, FACTORY_ALLOW_HOSTS: `127.0.0.1:${site.port}` });
-    await resetServiceStore();
-    server = await startLocalApiServer(API_DIR, { host: '127.0.0.1', port: 0 });
+    service = createService(readFactoryConfig({ REDIS_URL: redis.url, FACTORY_ALLOW_HOSTS: `127.0.0.1:${site.port}` }));
+    server = await startLocalApiServer(API_DIR, { host: '127.0.0.1', port: 0 }, () => service);
   });
   afterAll(async () => {
     await server?.shutdown({ graceMs: 0 });
-    await resetServiceStore();
+    await service?.release();
     await store?.close();
     await probe?.close();
     await Promise.all([redis?.stop(), site?.close()]);

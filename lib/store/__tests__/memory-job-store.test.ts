@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { newLeaseToken } from '../job-id.js';
 import { MemoryJobStore } from '../memory-job-store.js';
-import { openJobStore } from '../open-job-store.js';
 import { claimWork, newJob, urls } from './store-fixtures.js';
 import { getJobStatus } from '../../factory/jobs/job-control.js';
 import { MAX_CLAIMS_WITHOUT_PROGRESS } from '../../factory/jobs/stall-policy.js';
@@ -42,17 +41,6 @@ describe('memory job store', () => {
     expect(await store.readShard(job.meta.jobId, 0)).toBeNull();
     expect(await store.readShard(job.meta.jobId, 1)).toHaveLength(2);
     expect((await getJobStatus(store, job.meta.jobId)).shardsWritten).toBe(2);
-  });
-
-  it('is what openJobStore gives without Redis configuration', async () => {
-    expect((await openJobStore({})).kind).toBe('memory');
-    expect((await openJobStore({ UPSTASH_REDIS_REST_URL: 'https://x.example', UPSTASH_REDIS_REST_TOKEN: 't' })).kind).toBe('upstash');
-    expect((await openJobStore({ KV_REST_API_URL: 'https://x.example', KV_REST_API_TOKEN: 't' })).kind).toBe('upstash');
-  });
-
-  it('refuses half a store configuration instead of falling back to memory', async () => {
-    await expect(openJobStore({ UPSTASH_REDIS_REST_URL: 'https://x.example' })).rejects.toMatchObject({ kind: 'config', variable: 'UPSTASH_REDIS_REST_TOKEN' });
-    await expect(openJobStore({ KV_REST_API_TOKEN: 't' })).rejects.toMatchObject({ kind: 'config', variable: 'KV_REST_API_URL' });
   });
 });
 

@@ -40,9 +40,10 @@ describe('the library is silent by default', () => {
     expect(run.out).toBe('');
   }, 60_000);
 
-  it('logs JSON lines to stderr when FACTORY_LOG_LEVEL is set', async () => {
-    const run = await runChild({ FACTORY_LOG_LEVEL: 'debug' });
-    expect(run.out).toContain('"module":"factory:');
+  it('decides nothing from the environment: FACTORY_LOG_LEVEL is for the CLI and the functions, not the library', async () => {
+    const run = await runChild({ FACTORY_LOG_LEVEL: 'debug', LOG_LEVEL: 'debug' });
+    expect(run.code).toBe(0);
+    expect(run.out).toBe('');
   }, 60_000);
 
   it('hands logs to a caller logger; a break cancels quietly (no warning, no error event)', async () => {

@@ -8,7 +8,7 @@ import { ensureSite } from '../../../inventory/sites.js';
 import { startSync, type SyncRuntime } from '../../../inventory/sync-driver.js';
 import { getSync } from '../../../inventory/syncs.js';
 import type { Sync } from '../../../inventory/schemas.js';
-import { openJobStore } from '../../../store/open-job-store.js';
+import { connectRedisJobStore } from '../../../store/open-job-store.js';
 import type { JobStore } from '../../../store/job-store.js';
 import {
   LOOPBACK_NET,
@@ -56,7 +56,7 @@ describe('the pg-boss engine', () => {
   beforeAll(async () => {
     test = await openPostgresTestDb();
     redis = await startTestRedis();
-    store = await openJobStore({ REDIS_URL: redis.url });
+    store = await connectRedisJobStore(redis.url);
     site = await startMutableSite(3_000, 500);
     site.delayMs = 300;
   });
@@ -101,7 +101,7 @@ describe('the pg-boss engine', () => {
 
   it('ends a sync whose slices fail every retry failed, with the reason', { timeout: 120_000 }, async () => {
     const downRedis = await startTestRedis();
-    const downStore = await openJobStore({ REDIS_URL: downRedis.url });
+    const downStore = await connectRedisJobStore(downRedis.url);
     try {
       const alive: SyncRuntime = { db: test.db, store: downStore, net: LOOPBACK_NET };
       await ensureSite(test.db, { rootUrl: site.rootUrl, siteId: 'doomed', options: { concurrency: 1 } }, LOOPBACK_NET);
