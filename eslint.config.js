@@ -108,7 +108,11 @@ export default tseslint.config(
     rules: {
       'no-restricted-properties': [
         'error',
-        { object: 'process', property: 'env', message: 'read the configuration the service context carries (lib/config/process-config.ts reads the environment once)' },
+        {
+          object: 'process',
+          property: 'env',
+          message: 'read the configuration the service context carries (lib/config/process-config.ts reads the environment once)',
+        },
       ],
     },
   },
@@ -118,10 +122,23 @@ export default tseslint.config(
     rules: {
       'no-restricted-syntax': [
         'error',
-        { selector: "AssignmentExpression > MemberExpression.left[object.object.name='process'][object.property.name='env']", message: 'pass a configuration instead of editing process.env' },
-        { selector: "AssignmentExpression > MemberExpression.left[object.name='process'][property.name='env']", message: 'pass a configuration instead of replacing process.env' },
-        { selector: "UnaryExpression[operator='delete'] > MemberExpression[object.object.name='process'][object.property.name='env']", message: 'pass a configuration instead of editing process.env' },
-        { selector: "CallExpression[callee.object.name='Object'][callee.property.name='assign'] > MemberExpression.arguments:first-child[object.name='process'][property.name='env']", message: 'pass a configuration instead of editing process.env' },
+        {
+          selector: "AssignmentExpression > MemberExpression.left[object.object.name='process'][object.property.name='env']",
+          message: 'pass a configuration instead of editing process.env',
+        },
+        {
+          selector: "AssignmentExpression > MemberExpression.left[object.name='process'][property.name='env']",
+          message: 'pass a configuration instead of replacing process.env',
+        },
+        {
+          selector: "UnaryExpression[operator='delete'] > MemberExpression[object.object.name='process'][object.property.name='env']",
+          message: 'pass a configuration instead of editing process.env',
+        },
+        {
+          selector:
+            "CallExpression[callee.object.name='Object'][callee.property.name='assign'] > MemberExpression.arguments:first-child[object.name='process'][property.name='env']",
+          message: 'pass a configuration instead of editing process.env',
+        },
       ],
     },
   },
