@@ -81,7 +81,7 @@ export async function sitesCommand(positionals: string[], flags: SitesFlags, io:
   if (id === undefined) throw new UsageError(`sites ${action} needs a <siteId>`);
   const siteId = assertSiteId(id);
   if (action === 'rm') {
-    io.stdout.write(`${JSON.stringify(await withDb(flags, io, (db) => withRunningSyncWayOut(db, siteId, () => deleteSite(db, siteId))))}\n`);
+    io.stdout.write(`${JSON.stringify(await withDb(flags, io, (db) => withRunningSyncWayOut(() => deleteSite(db, siteId))))}\n`);
     return 0;
   }
   const schedule = scheduleFlag(flags.schedule);
@@ -91,6 +91,6 @@ export async function sitesCommand(positionals: string[], flags: SitesFlags, io:
     ...(schedule === undefined ? {} : { schedule }),
   };
   const net = netPolicyFrom(flags);
-  io.stdout.write(`${JSON.stringify(await withDb(flags, io, (db) => withRunningSyncWayOut(db, siteId, () => updateSite(db, siteId, patch, net))), null, 2)}\n`);
+  io.stdout.write(`${JSON.stringify(await withDb(flags, io, (db) => withRunningSyncWayOut(() => updateSite(db, siteId, patch, net))), null, 2)}\n`);
   return 0;
 }

@@ -102,7 +102,7 @@ async function syncToRun(runtime: SyncRuntime, values: SyncFlags, rootUrl: strin
     },
     runtime.net,
   );
-  return (await withRunningSyncWayOut(runtime.db, site.siteId, () => startSync(runtime, site.siteId, { full: values.full === true }))).syncId;
+  return (await withRunningSyncWayOut(() => startSync(runtime, site.siteId, { full: values.full === true }))).syncId;
 }
 
 /** The command that continues this sync, and what the environment must still say (never a password). */

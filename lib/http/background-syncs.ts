@@ -1,9 +1,9 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { z } from 'zod';
 import type { FactoryConfig } from '../config/factory-config.js';
 import { isFactoryError } from '../core/errors.js';
 import { DEFAULT_DB_DIR } from '../inventory/open-db.js';
+import { runningSyncIds } from '../inventory/running-sync.js';
 import { inProcessDispatcher } from '../dispatch/in-process.js';
 import { startPgBossEngine } from '../dispatch/pgboss/index.js';
 import { createLogger } from '../utils/logger.js';
@@ -57,8 +57,7 @@ export async function resumeRunningSyncs(service: ServiceContext): Promise<strin
   if (!hasInventory(service.config)) return [];
   try {
     const runtime = await service.runtime();
-    const rows = await runtime.db.query('SELECT sync_id AS "syncId" FROM syncs WHERE state = \'running\' ORDER BY started_at');
-    const syncIds = rows.map((row) => z.string().parse(row.syncId));
+    const syncIds = await runningSyncIds(runtime.db);
     if (syncIds.length === 0) return [];
     for (const syncId of syncIds) await service.slices.current().continueSync(runtime, syncId);
     log.info({ event: 'syncs_resumed', syncIds }, 'running syncs resumed');

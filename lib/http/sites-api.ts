@@ -6,14 +6,15 @@ import { parseQuery, readJsonBody } from './request.js';
 import { errorResponse, json } from './responses.js';
 import type { ServiceContext } from './service.js';
 import { SITES_BASE, type SitesPath } from './sites-path.js';
-import { isFactoryError, RequestError } from '../core/errors.js';
+import { RequestError } from '../core/errors.js';
 import { ScheduleTextSchema } from '../inventory/schedule.js';
 import type { Sync } from '../inventory/schemas.js';
 import { deleteSite } from '../inventory/site-deletion.js';
 import { createSite, getSite, SiteOptionsPatchSchema, SiteOptionsSchema, updateSite } from '../inventory/sites.js';
 import { listSitePage, SiteListQuerySchema } from '../inventory/site-list.js';
 import { advanceSync, startSync, stopSync, type AdvanceOptions, type SyncRuntime } from '../inventory/sync-driver.js';
-import { getSync, getSyncDetail, listSyncs, runningSync } from '../inventory/syncs.js';
+import { runningSync, RunningSyncConflict } from '../inventory/running-sync.js';
+import { getSync, getSyncDetail, listSyncs } from '../inventory/syncs.js';
 import { URL_CSV_HEADER, urlCsvLine } from '../inventory/url-csv.js';
 import { listUrls, streamUrls, UrlQuerySchema, urlHistory, type UrlQuery } from '../inventory/url-query.js';
 import type { UrlRow } from '../inventory/schemas.js';
@@ -72,21 +73,6 @@ async function advanceAndContinue(slices: DispatcherSlot, runtime: SyncRuntime, 
   const sync = await advanceSync(runtime, syncId, options);
   if (sync.state === 'running') await slices.current().continueSync(runtime, syncId);
   return sync;
-}
-
-// A second start names the running sync and both ways on: one more slice of it, or stopping it.
-async function startOrExplain(runtime: SyncRuntime, siteId: string, full: boolean): Promise<Sync> {
-  try {
-    return await startSync(runtime, siteId, { full });
-  } catch (error) {
-    const running = isFactoryError(error) && error.kind === 'conflict' ? await runningSync(runtime.db, siteId) : null;
-    if (running === null) throw error;
-    const base = `${SITES_BASE}/${siteId}`;
-    throw new RequestError(
-      'conflict',
-      `site ${siteId} has a running sync ${running.syncId}: continue it with POST ${base}/syncs/${running.syncId}, or stop it with POST ${base}/sync/stop`,
-    );
-  }
 }
 
 /** The formats a URL export streams in. */
@@ -209,7 +195,7 @@ async function postRoute(path: SitesPath, request: Request, runtime: SyncRuntime
     }
     case 'sync': {
       const { budgetMs, full } = await readJsonBody(request, SyncStartRequestSchema);
-      const sync = await startOrExplain(runtime, path.siteId, full === true);
+      const sync = await startSync(runtime, path.siteId, { full: full === true });
       return json(await advanceAndContinue(context.slices, runtime, sync.syncId, deadlineStep(budgetMs ?? START_SLICE_BUDGET_MS, request.signal)), 201);
     }
     case 'sync-stop': {
@@ -234,15 +220,32 @@ async function siteRoute(method: 'PATCH' | 'DELETE', path: Extract<SitesPath, { 
   return json(await updateSite(runtime.db, path.siteId, patch, runtime.net));
 }
 
-/** Runs the route a sites path names; a method the route does not serve is a 405 `method_not_allowed` with `Allow`. */
-export async function sitesRoute(method: SitesMethod, path: SitesPath, request: Request, context: ServiceContext): Promise<Response> {
-  const allowed = ALLOWED[path.type];
-  if (!allowed.includes(method)) {
-    return errorResponse('method_not_allowed', `method ${method} not allowed on this route: use ${allowed.join(', ')}`, null, { allow: allowed.join(', ') });
-  }
+/** The ways on from a running sync over this API: one more slice of it, or stopping it. */
+function httpWaysOn({ siteId, syncId }: RunningSyncConflict['running']): string {
+  const base = `${SITES_BASE}/${siteId}`;
+  return `continue it with POST ${base}/syncs/${syncId}, or stop it with POST ${base}/sync/stop`;
+}
+
+async function routeOf(method: SitesMethod, path: SitesPath, request: Request, context: ServiceContext): Promise<Response> {
   const runtime = await context.runtime();
   if (method === 'GET') return getRoute(path, request, runtime);
   if (method === 'POST') return postRoute(path, request, runtime, context);
   if (path.type !== 'site') throw new Error(`no ${method} for ${path.type}`);
   return siteRoute(method, path, request, runtime);
+}
+
+/**
+ * Runs the route a sites path names; a method the route does not serve is a 405 `method_not_allowed` with `Allow`.
+ * Whatever a running sync refuses (a second start, a change, a delete) says how to go on with this API.
+ */
+export async function sitesRoute(method: SitesMethod, path: SitesPath, request: Request, context: ServiceContext): Promise<Response> {
+  const allowed = ALLOWED[path.type];
+  if (!allowed.includes(method)) {
+    return errorResponse('method_not_allowed', `method ${method} not allowed on this route: use ${allowed.join(', ')}`, null, { allow: allowed.join(', ') });
+  }
+  try {
+    return await routeOf(method, path, request, context);
+  } catch (error) {
+    throw error instanceof RunningSyncConflict ? error.withWaysOn(httpWaysOn(error.running)) : error;
+  }
 }

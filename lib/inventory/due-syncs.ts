@@ -4,6 +4,7 @@ import { DUE_SITE_SQL } from './schedule.js';
 import { startSync, type SyncRuntime } from './sync-driver.js';
 import { isFactoryError } from '../core/errors.js';
 import { createLogger } from '../utils/logger.js';
+import { isRunning } from './running-sync.js';
 
 const log = createLogger('inventory:due-syncs');
 
@@ -50,7 +51,7 @@ const CLAIM_LEASE_MS = 60_000;
 async function claimDueSites(db: InventoryDb, limits: DueSyncLimits): Promise<string[]> {
   const rows = await db.query(
     `WITH running AS (
-       SELECT ${HOST_SQL} AS host, count(*) AS n FROM syncs y JOIN sites s USING (site_id) WHERE y.state = 'running' GROUP BY 1
+       SELECT ${HOST_SQL} AS host, count(*) AS n FROM syncs y JOIN sites s USING (site_id) WHERE ${isRunning('y')} GROUP BY 1
      ), due AS (
        SELECT site_id, ${HOST_SQL} AS host, next_sync_at FROM sites s WHERE ${DUE_SITE_SQL}
        ORDER BY next_sync_at LIMIT $3 FOR UPDATE SKIP LOCKED

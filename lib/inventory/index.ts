@@ -9,4 +9,5 @@ export { deleteSite } from './site-deletion.js';
 export { listSitePage } from './site-list.js';
 export { type SiteOptions, type SiteOptionsPatch, assertSiteId, ensureSite, findSite, patchOptions, siteIdFromUrl, updateSite } from './sites.js';
 export { type SyncRuntime, advanceSync, applyStopFor, startSync, stopSync } from './sync-driver.js';
-export { assertSyncId, getSync, getSyncDetail, runningSync } from './syncs.js';
+export { assertSyncId, getSync, getSyncDetail } from './syncs.js';
+export { runningSync, RunningSyncConflict } from './running-sync.js';

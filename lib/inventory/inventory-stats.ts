@@ -3,6 +3,7 @@ import type { Queryable } from './db.js';
 import { parseRows } from './schemas.js';
 import { FactoryError } from '../core/errors.js';
 import { DUE_SITE_SQL } from './schedule.js';
+import { isRunning } from './running-sync.js';
 
 const ageMs = z.coerce.number().int().nonnegative().nullable();
 
@@ -30,7 +31,7 @@ export async function inventoryStats(db: Queryable): Promise<InventoryStats> {
   const rows = await db.query(
     `SELECT (SELECT count(*) FROM sites WHERE deleted_at IS NULL) AS sites, running.n AS "runningSyncs", running.age AS "oldestRunningAgeMs",
        due.n AS "dueSyncs", due.age AS "oldestDueAgeMs"
-     FROM (SELECT count(*) AS n, ${AGE_MS('started_at')} AS age FROM syncs WHERE state = 'running') running,
+     FROM (SELECT count(*) AS n, ${AGE_MS('started_at')} AS age FROM syncs WHERE ${isRunning()}) running,
        (SELECT count(*) AS n, ${AGE_MS('next_sync_at')} AS age FROM sites s WHERE ${DUE_SITE_SQL}) due`,
   );
   const [stats] = parseRows(InventoryStatsSchema, rows);

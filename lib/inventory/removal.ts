@@ -3,6 +3,7 @@ import type { InventoryDb } from './db.js';
 import { BATCH_ROWS } from './apply-shard.js';
 import { DEFAULT_GONE_GRACE, planRemovals, type KnownSitemap, type RemovalPlan, type SyncJobOutcome } from './removal-plan.js';
 import { getSite, SiteOptionsSchema } from './sites.js';
+import { isRunning } from './running-sync.js';
 
 // The memberships the sync drops are queued once, set-based: those of its gone sitemaps, and those its read sitemaps did
 // not list: neither seen by a part of it (a row stamped with its sequence number $4, an implicit membership whose URL
@@ -10,7 +11,7 @@ import { getSite, SiteOptionsSchema } from './sites.js';
 // (lib/inventory/apply-part-sql.ts). Safe to run again: a dropped membership is gone, a queued one stays queued. Only
 // while the sync runs: its end deletes its sightings in the statement that ends it, so a second worker's removal step
 // that comes after the end queues nothing, instead of taking every membership for unseen.
-const RUNNING = `EXISTS (SELECT 1 FROM syncs y WHERE y.sync_id = $1 AND y.state = 'running')`;
+const RUNNING = `EXISTS (SELECT 1 FROM syncs y WHERE y.sync_id = $1 AND ${isRunning('y')})`;
 
 const QUEUE_GONE_SQL = `
 INSERT INTO sync_drops (sync_id, url, sitemap_id)
@@ -123,7 +124,7 @@ export async function recordKept(
            AND NOT EXISTS (SELECT 1 FROM part_sightings p CROSS JOIN LATERAL unnest(p.urls) AS s(url) WHERE p.sync_id = $1 AND s.url = u.url)
            AND EXISTS (SELECT 1 FROM url_memberships m WHERE m.site_id = $2 AND m.url = u.url AND m.sitemap_id = ANY($5::int[]))
            AND NOT EXISTS (SELECT 1 FROM url_memberships m WHERE m.site_id = $2 AND m.url = u.url AND m.sitemap_id = ANY($4::int[]))) END
-     WHERE sync_id = $1 AND state = 'running'`,
+     WHERE sync_id = $1 AND ${isRunning()}`,
     [sync.syncId, sync.siteId, unchangedSitemaps, plan.unchanged, plan.unread, sync.seq],
   );
 }

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { siteHasRunningSync } from './running-sync.js';
 
 /** The shortest schedule: more often than every 15 minutes would re-read sitemaps that publishers rarely change faster. */
 export const MIN_SCHEDULE_MS = 15 * 60_000;
@@ -56,4 +57,4 @@ export function nextSyncSql(intervalMs: string): string {
  * running). One predicate for the tick's claim, the tick's count of what it left, and health's count of due syncs.
  */
 export const DUE_SITE_SQL = `s.next_sync_at <= now() AND s.schedule_ms IS NOT NULL AND s.deleted_at IS NULL
-  AND NOT EXISTS (SELECT 1 FROM syncs y WHERE y.site_id = s.site_id AND y.state = 'running')`;
+  AND NOT ${siteHasRunningSync('s.site_id')}`;

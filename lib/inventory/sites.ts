@@ -1,7 +1,9 @@
 import { z } from 'zod';
 import type { InventoryDb } from './db.js';
 import { SiteIdSchema, SiteSchema, SiteFilterSchema, parseRows, type Site } from './schemas.js';
+import { runningSyncConflict, siteHasRunningSync } from './running-sync.js';
 import { nextSyncSql, ScheduleSchema } from './schedule.js';
+import { purgeSite } from './site-purge.js';
 import { checkSiteRoot } from './site-root.js';
 import { SITE_COLUMNS } from './sql-columns.js';
 import { RequestError } from '../core/errors.js';
@@ -85,7 +87,7 @@ export async function createSite(db: InventoryDb, input: NewSite, net?: NetPolic
     );
   let [site] = parseRows(SiteSchema, await insert());
   if (!site && (await db.query('SELECT 1 FROM sites WHERE site_id = $1 AND deleted_at IS NOT NULL', [siteId])).length > 0) {
-    await (await import('./site-deletion.js')).purgeSite(db, siteId);
+    await purgeSite(db, siteId);
     [site] = parseRows(SiteSchema, await insert());
   }
   if (!site) throw new RequestError('conflict', `site ${siteId} exists already`);
@@ -141,21 +143,18 @@ async function updateRootAndOptions(db: InventoryDb, siteId: string, patch: Site
   const options = patchOptions(site.options, patch.options ?? {});
   const rows = await db.query(
     `UPDATE sites SET root_url = $2, options = $3::jsonb, updated_at = now()
-     WHERE site_id = $1 AND deleted_at IS NULL AND NOT EXISTS (SELECT 1 FROM syncs WHERE site_id = $1 AND state = 'running')
+     WHERE site_id = $1 AND deleted_at IS NULL AND NOT ${siteHasRunningSync('$1')}
      RETURNING ${SITE_COLUMNS}`,
     [siteId, root?.href ?? site.rootUrl, JSON.stringify(options)],
   );
   const [updated] = parseRows(SiteSchema, rows);
   if (updated) return updated;
   await getSite(db, siteId);
-  throw await runningSyncRefusal(db, siteId, 'changed');
-}
-
-/** The 409 for a change refused because a sync runs: names the sync and how to stop it. */
-export async function runningSyncRefusal(db: InventoryDb, siteId: string, what: string): Promise<RequestError> {
-  const [running] = await db.query(`SELECT sync_id AS "syncId" FROM syncs WHERE site_id = $1 AND state = 'running'`, [siteId]);
-  const syncId = running === undefined ? 'a sync' : `sync ${String(running.syncId)}`;
-  return new RequestError('conflict', `site ${siteId} cannot be ${what} while ${syncId} runs: stop it first (POST /api/factory/sites/${siteId}/sync/stop)`);
+  // The sync that blocked the change may have ended since: the change is then the caller's to try again.
+  throw (
+    (await runningSyncConflict(db, siteId, 'its root URL and options cannot change')) ??
+    new RequestError('conflict', `site ${siteId} was not changed: its sync ended meanwhile, try again`)
+  );
 }
 
 /**

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { InventoryDb } from './db.js';
 import { createLogger } from '../utils/logger.js';
+import { isRunning } from './running-sync.js';
 
 const log = createLogger('inventory:stale-syncs');
 
@@ -18,7 +19,7 @@ export async function staleSyncIds(db: InventoryDb, options: { limit?: number; e
   const exclude = options.exclude ?? new Set<string>();
   const limit = options.limit ?? null;
   const rows = await db.query(
-    `SELECT sync_id AS "syncId" FROM syncs WHERE state = 'running' AND updated_at < now() - $1::double precision * interval '1 millisecond'
+    `SELECT sync_id AS "syncId" FROM syncs WHERE ${isRunning()} AND updated_at < now() - $1::double precision * interval '1 millisecond'
      ORDER BY updated_at LIMIT $2`,
     [STALE_SYNC_MS, limit === null ? null : limit + exclude.size],
   );
@@ -35,7 +36,7 @@ export async function withSyncHeartbeat<T>(db: InventoryDb, syncId: string, step
   let beating: Promise<void> | null = null;
   const beat = async (): Promise<void> => {
     try {
-      await db.query(`UPDATE syncs SET updated_at = now() WHERE sync_id = $1 AND state = 'running'`, [syncId]);
+      await db.query(`UPDATE syncs SET updated_at = now() WHERE sync_id = $1 AND ${isRunning()}`, [syncId]);
     } catch (error) {
       log.warn({ event: 'sync_heartbeat_failed', syncId, err: error }, 'the sync row could not be moved: the next beat tries again');
     } finally {

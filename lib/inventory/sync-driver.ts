@@ -6,7 +6,8 @@ import { readSiteValidators, replaceSiteValidators } from './site-validators.js'
 import type { Sync } from './schemas.js';
 import { getSite, SiteOptionsSchema } from './sites.js';
 import { withSyncHeartbeat } from './stale-syncs.js';
-import { appliedShards, conflictWith, finishSync, getSync, insertSync, recordJobStatus, runningSync } from './syncs.js';
+import { RunningSyncConflict, runningSync } from './running-sync.js';
+import { appliedShards, finishSync, getSync, insertSync, recordJobStatus, SECOND_START_REFUSED } from './syncs.js';
 import { isFactoryError } from '../core/errors.js';
 import { createJob, getJobStatus, readJobShardEntries, runSlice, stopJob } from '../factory/jobs/index.js';
 import type { NetPolicy } from '../core/limits.js';
@@ -53,7 +54,7 @@ export function applyStopFor(store: JobStore, stop: AbortSignal): Pick<AdvanceOp
 export async function startSync(runtime: SyncRuntime, siteId: string, how: { full?: boolean } = {}): Promise<Sync> {
   const site = await getSite(runtime.db, siteId);
   const running = await runningSync(runtime.db, siteId);
-  if (running) throw conflictWith(running);
+  if (running) throw new RunningSyncConflict(running, SECOND_START_REFUSED);
   // The filter is the sink's (lib/inventory/apply-shard.ts): the job walks the whole site, the inventory keeps the sub-tree.
   const { filter: _filter, ...limits } = SiteOptionsSchema.parse(site.options);
   const previous = how.full === true ? {} : await readSiteValidators(runtime.db, siteId);

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { InventoryDb } from './db.js';
+import { isRunning } from './running-sync.js';
 
 /**
  * Slice claims of a running sync (migration 7): a queued slice carries its number, and runs only if it can claim it.
@@ -16,17 +17,16 @@ const SliceTargetRowSchema = z.object({ slices: z.coerce.number().int().nonnegat
 
 /** The running sync's last claimed slice and its site's root URL, or null when the sync is not running (or unknown). */
 export async function sliceTarget(db: InventoryDb, syncId: string): Promise<SliceTarget | null> {
-  const rows = await db.query(
-    `SELECT y.slices, s.root_url AS "rootUrl" FROM syncs y JOIN sites s USING (site_id) WHERE y.sync_id = $1 AND y.state = 'running'`,
-    [syncId],
-  );
+  const rows = await db.query(`SELECT y.slices, s.root_url AS "rootUrl" FROM syncs y JOIN sites s USING (site_id) WHERE y.sync_id = $1 AND ${isRunning('y')}`, [
+    syncId,
+  ]);
   const [row] = rows;
   return row === undefined ? null : SliceTargetRowSchema.parse(row);
 }
 
 /** Claims slice `slice` of a running sync: true when no slice numbered `slice` or above was claimed before. */
 export async function claimSlice(db: InventoryDb, syncId: string, slice: number): Promise<boolean> {
-  const rows = await db.query(`UPDATE syncs SET slices = $2 WHERE sync_id = $1 AND state = 'running' AND slices < $2 RETURNING sync_id`, [syncId, slice]);
+  const rows = await db.query(`UPDATE syncs SET slices = $2 WHERE sync_id = $1 AND ${isRunning()} AND slices < $2 RETURNING sync_id`, [syncId, slice]);
   return rows.length > 0;
 }
 
@@ -37,7 +37,7 @@ export async function releaseSlice(db: InventoryDb, syncId: string, slice: numbe
 
 /** Claims the next slice number of a running sync for a caller that runs it itself (the cron's re-drive); null when not running. */
 export async function claimNextSlice(db: InventoryDb, syncId: string): Promise<number | null> {
-  const rows = await db.query(`UPDATE syncs SET slices = slices + 1 WHERE sync_id = $1 AND state = 'running' RETURNING slices`, [syncId]);
+  const rows = await db.query(`UPDATE syncs SET slices = slices + 1 WHERE sync_id = $1 AND ${isRunning()} RETURNING slices`, [syncId]);
   const [row] = rows;
   return row === undefined ? null : z.coerce.number().int().parse(row.slices);
 }

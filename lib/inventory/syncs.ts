@@ -3,6 +3,7 @@ import { z } from 'zod';
 import type { InventoryDb } from './db.js';
 import { StoredSitemapNoteSchema, SyncSchema, parseRows, type FailedSitemap, type ReportedSitemap, type Sync, type SyncDetail } from './schemas.js';
 import { nextSyncSql } from './schedule.js';
+import { isRunning, runningSyncConflict } from './running-sync.js';
 import { SYNC_COLUMNS, syncsWithTotals } from './sql-columns.js';
 import { RequestError } from '../core/errors.js';
 import type { JobState, JobStatus, ReportedError } from '../core/types.js';
@@ -18,27 +19,18 @@ export function assertSyncId(value: unknown): string {
   return value as string;
 }
 
-/** The running sync of a site, or null. */
-export async function runningSync(db: InventoryDb, siteId: string): Promise<Sync | null> {
-  const rows = await db.query(`SELECT ${SYNC_COLUMNS} FROM ${syncsWithTotals('y')} WHERE site_id = $1 AND state = 'running'`, [siteId]);
-  return parseRows(SyncSchema, rows)[0] ?? null;
-}
+/** What a second start of a site's sync is refused as (RunningSyncConflict). */
+export const SECOND_START_REFUSED = 'another sync cannot start';
 
-/** Refuses a second running sync of a site: 409 `conflict` naming the running one. */
-export function conflictWith(running: Sync): RequestError {
-  return new RequestError('conflict', `site ${running.siteId} has a running sync ${running.syncId}`);
-}
-
-/** Inserts a running sync; a concurrent start that won the race makes this a `conflict`. */
+/** Inserts a running sync; a concurrent start that won the race makes this the running sync's `conflict`. */
 export async function insertSync(db: InventoryDb, sync: { syncId: string; siteId: string; jobId: string }): Promise<Sync> {
   const rows = await db.query(
     `INSERT INTO syncs (sync_id, site_id, job_id, state) VALUES ($1, $2, $3, 'running')
-     ON CONFLICT (site_id) WHERE state = 'running' DO NOTHING RETURNING sync_id`,
+     ON CONFLICT (site_id) WHERE ${isRunning()} DO NOTHING RETURNING sync_id`,
     [sync.syncId, sync.siteId, sync.jobId],
   );
   if (rows.length > 0) return getSync(db, sync.syncId);
-  const running = await runningSync(db, sync.siteId);
-  throw running ? conflictWith(running) : new RequestError('conflict', `site ${sync.siteId} has a running sync`);
+  throw (await runningSyncConflict(db, sync.siteId, SECOND_START_REFUSED)) ?? new RequestError('conflict', `site ${sync.siteId} has a running sync`);
 }
 
 /** A sync by id (optionally of one site), or `not_found`. */
@@ -95,7 +87,7 @@ export async function recordJobStatus(db: InventoryDb, syncId: string, status: J
     // Workers record as their slices end, in any order: the counters only grow, so an older status never takes them back.
     `UPDATE syncs SET urls_found = GREATEST(urls_found, $2), shards_written = GREATEST(shards_written, $3),
        sitemaps_done = GREATEST(sitemaps_done, $4), sitemaps_pending = $5, errors = $6::jsonb, failed_sitemaps = $7::jsonb, updated_at = now()
-     WHERE sync_id = $1 AND state = 'running'`,
+     WHERE sync_id = $1 AND ${isRunning()}`,
     [
       syncId,
       status.urlsFound,
@@ -137,7 +129,7 @@ export async function getSyncDetail(db: InventoryDb, syncId: string, siteId?: st
 export async function finishSync(db: InventoryDb, syncId: string, state: Exclude<JobState, 'running'>, message: string | null = null): Promise<void> {
   await db.query(
     `WITH ended AS (
-       UPDATE syncs SET state = $2, message = $3, finished_at = now(), updated_at = now() WHERE sync_id = $1 AND state = 'running' RETURNING site_id
+       UPDATE syncs SET state = $2, message = $3, finished_at = now(), updated_at = now() WHERE sync_id = $1 AND ${isRunning()} RETURNING site_id
      ),
      sightings AS (DELETE FROM part_sightings WHERE sync_id = $1),
      drops AS (DELETE FROM sync_drops WHERE sync_id = $1)

@@ -87,11 +87,15 @@ describe('site management over HTTP', () => {
       const second = await expectError(await api.post('/api/factory/sites/shop/sync'), 409, 'conflict');
       expect(second.error.message).toContain(`POST /api/factory/sites/shop/syncs/${sync.syncId}`);
       expect(second.error.message).toContain('POST /api/factory/sites/shop/sync/stop');
-      // Neither changed nor deleted while it runs.
+      // Neither changed nor deleted while it runs: one refusal, naming what waits, with the same ways on.
+      const ways = `continue it with POST /api/factory/sites/shop/syncs/${sync.syncId}, or stop it with POST /api/factory/sites/shop/sync/stop`;
+      const said = (message: string) => message.replace(/\(last moved [^)]+\)/, '(last moved T)');
+      const refusal = (refused: string) => `site shop has a running sync ${sync.syncId} (last moved T): ${refused} until it ends; ${ways}`;
+      expect(said(second.error.message)).toBe(refusal('another sync cannot start'));
       const patched = await expectError(await patch('/api/factory/sites/shop', { options: { maxUrls: 10 } }), 409, 'conflict');
-      expect(patched.error.message).toContain(sync.syncId);
+      expect(said(patched.error.message)).toBe(refusal('its root URL and options cannot change'));
       const deleted = await expectError(await remove('/api/factory/sites/shop'), 409, 'conflict');
-      expect(deleted.error.message).toContain(sync.syncId);
+      expect(said(deleted.error.message)).toBe(refusal('it cannot be deleted'));
       expect((await api.post('/api/factory/sites/shop/sync/stop')).status).toBe(200);
     } finally {
       api.site.delayMs = 0;
