@@ -4,7 +4,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 /** The package's entry points (package.json `exports`): the only lib/ modules the CLI and api/ may import. */
-const entryPoints = ['index', 'factory/jobs/index', 'store/index', 'inventory/index', 'http/index', 'demo/index'];
+const entryPoints = ['index', 'factory/jobs/index', 'store/index', 'inventory/index', 'service/index', 'demo/index'];
 // A relative import of any other module under lib/ (gitignore-style groups cannot match the leading ../).
 const notAnEntryPoint = `^(\\.\\./)+lib/(?!(${entryPoints.join('|')})\\.js$)`;
 
@@ -12,27 +12,27 @@ const notAnEntryPoint = `^(\\.\\./)+lib/(?!(${entryPoints.join('|')})\\.js$)`;
 const boundaries = [
   {
     files: ['lib/core/**'],
-    banned: ['**/factory/**', '**/store/**', '**/inventory/**', '**/http/**', '**/config/**', '**/cli/**'],
+    banned: ['**/factory/**', '**/store/**', '**/inventory/**', '**/service/**', '**/config/**', '**/cli/**'],
     why: 'lib/core is the bottom layer',
   },
   {
     files: ['lib/store/**'],
-    banned: ['**/factory/**', '**/inventory/**', '**/http/**', '**/config/**', '**/cli/**'],
+    banned: ['**/factory/**', '**/inventory/**', '**/service/**', '**/config/**', '**/cli/**'],
     why: 'a store keeps state and atomic steps only: core and utils below it, the configuration above',
   },
   {
     files: ['lib/config/**'],
-    banned: ['**/factory/**', '**/store/**', '**/inventory/**', '**/http/**', '**/cli/**'],
+    banned: ['**/factory/**', '**/store/**', '**/inventory/**', '**/service/**', '**/cli/**'],
     why: 'the configuration imports no feature folder',
   },
-  { files: ['lib/factory/**'], banned: ['**/inventory/**', '**/http/**', '**/cli/**'], why: 'the engine knows nothing of the service around it' },
+  { files: ['lib/factory/**'], banned: ['**/inventory/**', '**/service/**', '**/cli/**'], why: 'the engine knows nothing of the service around it' },
   {
     files: ['cli/**', 'api/**'],
     regex: notAnEntryPoint,
     why: "the CLI and api/ use the package's public entry points only (package.json exports)",
   },
-  { files: ['lib/inventory/**'], banned: ['**/dispatch/**', '**/http/**', '**/cli/**'], why: 'the inventory is below the queues and the HTTP service' },
-  { files: ['lib/dispatch/**'], banned: ['**/http/**', '**/cli/**'], why: 'the queue engines run slices of syncs; the HTTP service and the CLI choose them' },
+  { files: ['lib/inventory/**'], banned: ['**/dispatch/**', '**/service/**', '**/cli/**'], why: 'the inventory is below the queues and the HTTP service' },
+  { files: ['lib/dispatch/**'], banned: ['**/service/**', '**/cli/**'], why: 'the queue engines run slices of syncs; the HTTP service and the CLI choose them' },
 ];
 
 export default tseslint.config(

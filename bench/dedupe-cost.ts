@@ -4,7 +4,7 @@
  * parse+map and of parse only.
  * Run: node bin/run-ts.mjs bench/dedupe-cost.ts [--rounds 15]
  */
-import { benchChildChunks } from '../lib/demo/bench-tree.js';
+import { benchChildChunks } from '../test/sites/bench-tree.js';
 import { createSitemapParser } from '../lib/factory/parse/index.js';
 import { createUrlMapper } from '../lib/factory/sitemap.js';
 import type { ParsedUrl } from '../lib/core/types.js';

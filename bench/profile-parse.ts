@@ -2,7 +2,7 @@
 // Parses bench-tree children (50,000 URLs each) in 64 KiB writes with each tokenizer, three rounds,
 // printing CPU time (steadier than wall time on a shared machine). For a flame graph, bundle it with
 // esbuild and run `node --cpu-prof` on the bundle.
-import { benchChildChunks } from '../lib/demo/bench-tree.js';
+import { benchChildChunks } from '../test/sites/bench-tree.js';
 import type { XmlTokenizer } from '../lib/factory/parse/fast/xml-reader.js';
 import { createSitemapParser } from '../lib/factory/parse/sitemap-parser.js';
 

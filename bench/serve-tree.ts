@@ -1,6 +1,6 @@
 // The benchmark tree in its own process, so its memory and CPU for generation never count against a contender.
 import { parseArgs } from 'node:util';
-import { benchChildChunks, benchWireOf, startBenchTree } from '../lib/demo/bench-tree.js';
+import { benchChildChunks, benchWireOf, startBenchTree } from '../test/sites/bench-tree.js';
 import { READY_MARKER, type TreeReady } from './harness/protocol.js';
 
 const { values } = parseArgs({

@@ -15,7 +15,7 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
-import { startWideIndexSite } from '../lib/demo/wide-index-site.js';
+import { startWideIndexSite } from '../test/sites/wide-index-site.js';
 import { connectRedisJobStore } from '../lib/store/open-job-store.js';
 import { WIDE_INDEX_GOALS } from './harness/wide-index.js';
 

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { link, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { MIN_SECRET_LENGTH } from '../lib/store/index.js';
-import type { FactoryConfig } from '../lib/http/index.js';
+import type { FactoryConfig } from '../lib/service/index.js';
 
 /** Where a folder keeps the secret its CLI runs seal request headers with in a shared job store. */
 export const FOLDER_SECRET_FILE = join('.crawler-factory', 'secret-key');

@@ -1,4 +1,4 @@
-import { factoryConfig, type FactoryConfig } from '../lib/http/index.js';
+import { factoryConfig, type FactoryConfig } from '../lib/service/index.js';
 import { dbTarget, describeDb, type DbTarget } from './db-target.js';
 import { withSealingSecret } from './folder-secret.js';
 import { netPolicyFrom } from './options.js';

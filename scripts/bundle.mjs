@@ -23,7 +23,7 @@ const BANNER = [
   "const __dirname = __cfFileURLToPath(new URL('.', import.meta.url));",
 ].join('\n');
 
-/** Vercel's rule, as lib/http/api-routes.ts applies it: a `_`-prefixed (or `__tests__`) segment is never a route. */
+/** Vercel's rule, as lib/service/api-routes.ts applies it: a `_`-prefixed (or `__tests__`) segment is never a route. */
 function isRouteFile(path) {
   return path.endsWith('.ts') && !path.endsWith('.d.ts') && path.split(sep).every((segment) => !segment.startsWith('_'));
 }

@@ -13,8 +13,8 @@ import { createWriteStream, type WriteStream } from 'node:fs';
 import { once } from 'node:events';
 import { parseArgs } from 'node:util';
 import type { JobStatus } from '../lib/core/types.js';
-import { DEFAULT_SLICE_BUDGET_MS } from '../lib/http/api-limits.js';
-import { DiscoverApiError, DiscoverClient, type RetryEvent } from '../lib/http/discover-client.js';
+import { DEFAULT_SLICE_BUDGET_MS } from '../lib/service/api-limits.js';
+import { DiscoverApiError, DiscoverClient, type RetryEvent } from './discover-client.js';
 
 /** What one run did, printed as the last line. */
 interface OrchestrationSummary {

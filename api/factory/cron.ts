@@ -1,4 +1,4 @@
-import { assertCronAuthorized, cronTick, handle, json, preflight, serviceFromEnvironment, type ServiceSource } from '../../lib/http/index.js';
+import { assertCronAuthorized, cronTick, handle, json, preflight, serviceFromEnvironment, type ServiceSource } from '../../lib/service/index.js';
 
 /**
  * `GET /api/factory/cron` (Vercel cron, every 5 minutes; `Authorization: Bearer <CRON_SECRET>`) -> 200

@@ -16,7 +16,7 @@ import {
   serviceFromEnvironment,
   type ServiceContext,
   type ServiceSource,
-} from '../../lib/http/index.js';
+} from '../../lib/service/index.js';
 import { assertJobId, idempotentJobId, jobNotFound, type JobStore } from '../../lib/store/index.js';
 import { z } from 'zod';
 

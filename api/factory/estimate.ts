@@ -12,7 +12,7 @@ import {
   type ServiceContext,
   type ServiceSource,
   Semaphore,
-} from '../../lib/http/index.js';
+} from '../../lib/service/index.js';
 
 const log = createLogger('http:estimate');
 

@@ -1,4 +1,4 @@
-import { handle, preflight, healthResponse, serviceHealth, serviceFromEnvironment, type ServiceSource } from '../../lib/http/index.js';
+import { handle, preflight, healthResponse, serviceHealth, serviceFromEnvironment, type ServiceSource } from '../../lib/service/index.js';
 
 /**
  * `GET /api/factory/health` -> 200 `{ok, store: {kind, ok}, database: {kind, ok}, queue: {engine, depth}, syncs: {running,

@@ -1,4 +1,4 @@
-import { assertSitesAuthorized, handle, parseSitesPath, preflight, serviceFromEnvironment, sitesRoute, type ServiceSource } from '../../lib/http/index.js';
+import { assertSitesAuthorized, handle, parseSitesPath, preflight, serviceFromEnvironment, sitesRoute, type ServiceSource } from '../../lib/service/index.js';
 
 /** Everything below /api/factory/sites (vercel.json rewrites the sub-paths here; `serve` routes them by prefix). */
 export const SUBPATHS = true;

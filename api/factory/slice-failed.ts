@@ -1,4 +1,4 @@
-import { preflight, sliceFailedRoute, serviceFromEnvironment, type ServiceSource } from '../../lib/http/index.js';
+import { preflight, sliceFailedRoute, serviceFromEnvironment, type ServiceSource } from '../../lib/service/index.js';
 
 /**
  * `POST /api/factory/slice-failed` (QStash's failure callback, signed as /api/factory/slice) -> 200

@@ -1,4 +1,4 @@
-import { preflight, sliceRoute, serviceFromEnvironment, type ServiceSource } from '../../lib/http/index.js';
+import { preflight, sliceRoute, serviceFromEnvironment, type ServiceSource } from '../../lib/service/index.js';
 
 /**
  * `POST /api/factory/slice` (QStash only: `Upstash-Signature` verified with QSTASH_CURRENT_SIGNING_KEY /

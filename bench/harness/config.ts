@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { benchWireOf, type BenchWire } from '../../lib/demo/bench-tree.js';
+import { benchWireOf, type BenchWire } from '../../test/sites/bench-tree.js';
 import type { ResyncShape } from '../resync/run.js';
 
 /** The walkers compared. */

@@ -6,7 +6,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { parseArgs } from 'node:util';
-import { benchChildEncoding, benchChildPath, encodeBenchChild } from '../../lib/demo/bench-tree.js';
+import { benchChildEncoding, benchChildPath, encodeBenchChild } from '../../test/sites/bench-tree.js';
 import { startLoopbackServer, type CannedResponse } from '../../lib/demo/loopback-server.js';
 import { sendBytes, wireHeaders } from '../../lib/demo/wire.js';
 import { READY_MARKER } from '../harness/protocol.js';

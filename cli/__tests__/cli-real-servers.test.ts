@@ -6,7 +6,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { assertBuildCurrent, BUILT_BIN, postSites, startServe, syncWhenEnded } from '../../lib/http/__tests__/serve-process.js';
+import { assertBuildCurrent, BUILT_BIN, postSites, startServe, syncWhenEnded } from '../../lib/service/__tests__/serve-process.js';
 import { freePort } from '../../test/helpers/redis-server.js';
 import { startNginx, startPythonHttpServer, staticSitemapSite, type StaticServer, type StaticSite } from '../../test/helpers/static-servers.js';
 import { runCliIn, startCli, type SyncRow } from './cli-process.js';

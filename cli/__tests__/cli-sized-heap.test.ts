@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../../test/helpers/redis-server.js';
-import { BUILT_BIN, postSites, startServe } from '../../lib/http/__tests__/serve-process.js';
+import { BUILT_BIN, postSites, startServe } from '../../lib/service/__tests__/serve-process.js';
 import { SIZED_HEAP_MB } from '../sized-heap.js';
 import { runCliIn, startSlowSite, type SlowSite, type SyncRow } from './cli-process.js';
 

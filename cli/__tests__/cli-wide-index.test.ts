@@ -4,7 +4,7 @@
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startWideIndexSite, type WideIndexSite } from '../../lib/demo/wide-index-site.js';
+import { startWideIndexSite, type WideIndexSite } from '../../test/sites/wide-index-site.js';
 import { connectRedisJobStore } from '../../lib/store/open-job-store.js';
 import { startTestRedis, type TestRedis } from '../../test/helpers/redis-server.js';
 

@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startLoopbackServer, type LoopbackServer } from '../../lib/demo/loopback-server.js';
-import { startServe } from '../../lib/http/__tests__/serve-process.js';
+import { startServe } from '../../lib/service/__tests__/serve-process.js';
 import { freePort } from '../../test/helpers/redis-server.js';
 import { pageUrls, urlsetXml } from '../../test/helpers/sitemap-xml.js';
 

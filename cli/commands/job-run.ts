@@ -1,7 +1,7 @@
 import { createJob, getJobStatus, readJobShard, retryStalledJob, runSlice } from '../../lib/factory/jobs/index.js';
 import { type NetPolicyInput, type JobStalled, type JobStatus, parseSiteUrl } from '../../lib/index.js';
 import { type JobStore, assertJobId, MemoryJobStore, SecretBox, connectRedisJobStore, createUpstashJobStore } from '../../lib/store/index.js';
-import { factoryConfig, openConfiguredStore } from '../../lib/http/index.js';
+import { factoryConfig, openConfiguredStore } from '../../lib/service/index.js';
 import { sealingSecret, withSealingSecret } from '../folder-secret.js';
 import { resolveInput } from '../inputs.js';
 import { UsageError, type Io } from '../io.js';

@@ -8,7 +8,7 @@ import {
   startLocalApiServer,
   startScheduleTimer,
   type BackgroundEvent,
-} from '../../lib/http/index.js';
+} from '../../lib/service/index.js';
 import { UsageError, type Io } from '../io.js';
 import { intFlag } from '../options.js';
 import { serviceConfig } from '../service-config.js';

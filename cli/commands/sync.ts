@@ -25,7 +25,7 @@ import {
   getSyncDetail,
 } from '../../lib/inventory/index.js';
 import type { JobStore } from '../../lib/store/index.js';
-import { factoryConfig, openConfiguredStore } from '../../lib/http/index.js';
+import { factoryConfig, openConfiguredStore } from '../../lib/service/index.js';
 
 /** The flags of `sync`. */
 export interface SyncFlags extends CommonFlags {

@@ -1,4 +1,4 @@
-import { createService, enableBackgroundSyncs, startScheduleTimer, type FactoryConfig } from '../../lib/http/index.js';
+import { createService, enableBackgroundSyncs, startScheduleTimer, type FactoryConfig } from '../../lib/service/index.js';
 import { UsageError, type Io } from '../io.js';
 import { intFlag } from '../options.js';
 import { serviceConfig } from '../service-config.js';

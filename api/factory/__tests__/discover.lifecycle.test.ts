@@ -2,7 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDemoSite, type DemoSite } from '../../../lib/demo/demo-site.js';
 import type { JobStatus } from '../../../lib/core/types.js';
-import { testDeployment, type TestDeployment } from '../../../lib/http/__tests__/test-deployment.js';
+import { testDeployment, type TestDeployment } from '../../../lib/service/__tests__/test-deployment.js';
 import { startTestRedis, type TestRedis } from '../../../test/helpers/redis-server.js';
 import {
   demoGroundTruth,
@@ -12,7 +12,7 @@ import {
   getRequest,
   postRequest,
   ShardBodySchema,
-} from '../../../lib/http/__tests__/http-fixtures.js';
+} from '../../../lib/service/__tests__/http-fixtures.js';
 import * as discoverRoute from '../discover.js';
 
 const PATH = '/api/factory/discover';

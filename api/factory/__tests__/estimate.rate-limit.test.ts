@@ -2,9 +2,9 @@
 // `rate_limited` with Retry-After instead of queueing; a slot frees when an estimate ends.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startLoopbackServer, type LoopbackServer } from '../../../lib/demo/loopback-server.js';
-import { expectError, postRequest } from '../../../lib/http/__tests__/http-fixtures.js';
+import { expectError, postRequest } from '../../../lib/service/__tests__/http-fixtures.js';
 import { ScopeEstimateSchema } from '../../../lib/core/types.js';
-import { testDeployment, type TestDeployment } from '../../../lib/http/__tests__/test-deployment.js';
+import { testDeployment, type TestDeployment } from '../../../lib/service/__tests__/test-deployment.js';
 import * as estimateRoute from '../estimate.js';
 
 const ESTIMATE = '/api/factory/estimate';

@@ -2,11 +2,11 @@
 // and (for anything hostile) proof from Redis itself that nothing was read or written.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startDemoSite, type DemoSite } from '../../../lib/demo/demo-site.js';
-import { DEFAULT_SLICE_BUDGET_MS } from '../../../lib/http/api-limits.js';
-import { MAX_BODY_BYTES } from '../../../lib/http/request.js';
+import { DEFAULT_SLICE_BUDGET_MS } from '../../../lib/service/api-limits.js';
+import { MAX_BODY_BYTES } from '../../../lib/service/request.js';
 import { hasRedisServer, startTestRedis, type TestRedis } from '../../../test/helpers/redis-server.js';
-import { expectError, expectStatus, getRequest, openRedisProbe, postRequest, type RedisProbe } from '../../../lib/http/__tests__/http-fixtures.js';
-import { testDeployment, type TestDeployment } from '../../../lib/http/__tests__/test-deployment.js';
+import { expectError, expectStatus, getRequest, openRedisProbe, postRequest, type RedisProbe } from '../../../lib/service/__tests__/http-fixtures.js';
+import { testDeployment, type TestDeployment } from '../../../lib/service/__tests__/test-deployment.js';
 import * as discoverRoute from '../discover.js';
 import * as estimateRoute from '../estimate.js';
 

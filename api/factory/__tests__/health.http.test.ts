@@ -6,9 +6,9 @@ import pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { readFactoryConfig } from '../../../lib/config/factory-config.js';
 import { inProcessDispatcher } from '../../../lib/dispatch/in-process.js';
-import { HealthBodySchema } from '../../../lib/http/health.js';
-import { startLocalApiServer, type LocalApiServer } from '../../../lib/http/local-server.js';
-import { createService, type ServiceContext } from '../../../lib/http/service.js';
+import { HealthBodySchema } from '../../../lib/service/health.js';
+import { startLocalApiServer, type LocalApiServer } from '../../../lib/service/local-server.js';
+import { createService, type ServiceContext } from '../../../lib/service/service.js';
 import { TEST_DATABASE_URL } from '../../../lib/inventory/__tests__/inventory-fixtures.js';
 import { freePort, startTestRedis, type TestRedis } from '../../../test/helpers/redis-server.js';
 

@@ -13,8 +13,8 @@ import {
   openRedisProbe,
   ShardBodySchema,
   type RedisProbe,
-} from '../../../lib/http/__tests__/http-fixtures.js';
-import { startServe, type ServeProcess } from '../../../lib/http/__tests__/serve-process.js';
+} from '../../../lib/service/__tests__/http-fixtures.js';
+import { startServe, type ServeProcess } from '../../../lib/service/__tests__/serve-process.js';
 
 const TOKEN = 'serve-test-token';
 
@@ -128,7 +128,7 @@ describe('crawler-factory serve', () => {
   });
 
   it('answers unknown routes, source paths and traversal with a JSON 404, and other methods with 405', async () => {
-    for (const path of ['/api/factory/missing', '/api/factory/discover.ts', '/lib/http/env.ts', '/tsconfig.json', '/api/factory/__tests__/serve.http.test']) {
+    for (const path of ['/api/factory/missing', '/api/factory/discover.ts', '/lib/service/env.ts', '/tsconfig.json', '/api/factory/__tests__/serve.http.test']) {
       await expectError(await fetch(`${open.origin}${path}`), 404, 'not_found');
     }
     const traversal = await rawGet(open.origin, '/api/factory/../../package.json');

@@ -3,8 +3,8 @@ import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { TEST_DATABASE_URL, startMutableSite, type MutableSite } from '../../../lib/inventory/__tests__/inventory-fixtures.js';
 import { readFactoryConfig } from '../../../lib/config/factory-config.js';
-import { startLocalApiServer, type LocalApiServer } from '../../../lib/http/local-server.js';
-import { createService, type ServiceContext } from '../../../lib/http/service.js';
+import { startLocalApiServer, type LocalApiServer } from '../../../lib/service/local-server.js';
+import { createService, type ServiceContext } from '../../../lib/service/service.js';
 
 const API_DIR = fileURLToPath(new URL('../../', import.meta.url));
 

@@ -4,9 +4,9 @@ import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { runMain } from '../../../test/helpers/run-cli.js';
-import { expectError } from '../../../lib/http/__tests__/http-fixtures.js';
-import { testDeployment } from '../../../lib/http/__tests__/test-deployment.js';
-import { startLocalApiServer, type LocalApiServer } from '../../../lib/http/local-server.js';
+import { expectError } from '../../../lib/service/__tests__/http-fixtures.js';
+import { testDeployment } from '../../../lib/service/__tests__/test-deployment.js';
+import { startLocalApiServer, type LocalApiServer } from '../../../lib/service/local-server.js';
 
 const API_DIR = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -70,6 +70,6 @@ describe('database faults', () => {
     const serveMalformed = await runMain(['serve', '--port', '0'], { env: { DATABASE_URL: 'notaurl' } });
     expect(serveMalformed.code).toBe(2);
     expect(serveMalformed.stderr).toContain('config: DATABASE_URL');
-    // serve with the database down starts and waits for it: lib/http/__tests__/serve.dependencies-down.test.ts.
+    // serve with the database down starts and waits for it: lib/service/__tests__/serve.dependencies-down.test.ts.
   });
 });

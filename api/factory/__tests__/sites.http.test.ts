@@ -1,6 +1,6 @@
 // The sites API through the local server (the same routing `serve` uses): sites, syncs, URL listing, NDJSON and history.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { LocalApiServer } from '../../../lib/http/local-server.js';
+import type { LocalApiServer } from '../../../lib/service/local-server.js';
 import type { MutableSite } from '../../../lib/inventory/__tests__/inventory-fixtures.js';
 import { startSitesApi, type SitesApi } from './sites-api-fixture.js';
 

@@ -2,7 +2,7 @@
 // `cursor`, each with its newest sync and next scheduled sync, and every malformed or unknown parameter a 400 naming it.
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectError } from '../../../lib/http/__tests__/http-fixtures.js';
+import { expectError } from '../../../lib/service/__tests__/http-fixtures.js';
 import { startSitesApi, type SitesApi } from './sites-api-fixture.js';
 
 interface SitePageBody {

@@ -3,7 +3,7 @@
 // that answers promptly whatever the site does, the 409 that says how to go on, and the query and method contracts.
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectError } from '../../../lib/http/__tests__/http-fixtures.js';
+import { expectError } from '../../../lib/service/__tests__/http-fixtures.js';
 import { startSitesApi, type SitesApi } from './sites-api-fixture.js';
 
 interface SyncBody {

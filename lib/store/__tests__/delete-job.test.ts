@@ -2,7 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestRedis, type TestRedis } from '../../../test/helpers/redis-server.js';
 import { startUpstashProxy, type UpstashProxy } from '../../../test/helpers/upstash-proxy.js';
-import { openRedisProbe, type RedisProbe } from '../../http/__tests__/http-fixtures.js';
+import { openRedisProbe, type RedisProbe } from '../../service/__tests__/http-fixtures.js';
 import type { JobStore } from '../job-store.js';
 import { jobKeyPrefix } from '../keys.js';
 import { MemoryJobStore } from '../memory-job-store.js';

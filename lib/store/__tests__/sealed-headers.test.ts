@@ -11,7 +11,7 @@ import { startLoopbackServer, type LoopbackServer } from '../../demo/loopback-se
 import { createJob, getJobStatus, runSlice, stopJob } from '../../factory/jobs/index.js';
 import { indexOf, urlsetOf } from '../../factory/jobs/__tests__/small-sites.js';
 import { SecretBox } from '../../utils/secret-box.js';
-import { assertBuildCurrent, BUILT_BIN } from '../../http/__tests__/serve-process.js';
+import { assertBuildCurrent, BUILT_BIN } from '../../service/__tests__/serve-process.js';
 import { startTestRedis, type TestRedis } from '../../../test/helpers/redis-server.js';
 import { jobKeyPrefix } from '../keys.js';
 import { connectRedisJobStore } from '../open-job-store.js';

@@ -9,7 +9,7 @@ import { z } from 'zod';
 import type { InventoryDb } from '../../../inventory/db.js';
 import { createSite } from '../../../inventory/sites.js';
 import { LOOPBACK_NET, openPostgresTestDb, TEST_DATABASE_URL, type TestDb } from '../../../inventory/__tests__/inventory-fixtures.js';
-import { assertBuildCurrent, BUILT_BIN } from '../../../http/__tests__/serve-process.js';
+import { assertBuildCurrent, BUILT_BIN } from '../../../service/__tests__/serve-process.js';
 import { startTestRedis, type TestRedis } from '../../../../test/helpers/redis-server.js';
 
 /** The shape of each site: child sitemaps of an index, URLs per child, and how slowly each child is written. */

@@ -2,7 +2,7 @@
 // cap: the first children are walked, `too_many_children` is reported once, the rest of the index is never read
 // (so it is not a too_large failure), in a walk and in a job alike.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startWideIndexSite, type WideIndexSite } from '../../../demo/wide-index-site.js';
+import { startWideIndexSite, type WideIndexSite } from '../../../../test/sites/wide-index-site.js';
 import { createJob, runSlice } from '../../jobs/index.js';
 import { walkSitemapEvents } from '../../sitemap.js';
 import { MemoryJobStore } from '../../../store/memory-job-store.js';

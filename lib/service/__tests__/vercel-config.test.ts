@@ -28,7 +28,7 @@ async function filesUnder(dir: string): Promise<string[]> {
 }
 
 describe('vercel.json', () => {
-  it('gives every api/ route its maxDuration from lib/http/api-limits.ts, and nothing else', async () => {
+  it('gives every api/ route its maxDuration from lib/service/api-limits.ts, and nothing else', async () => {
     const routes = (await listApiRoutes(join(ROOT, 'api'))).map((route) => relative(ROOT, route.file).split(sep).join('/'));
     const expected = Object.fromEntries(Object.entries(MAX_DURATION_SECONDS).map(([name, seconds]) => [`api/factory/${name}.ts`, { maxDuration: seconds }]));
     expect(routes.sort()).toEqual(Object.keys(expected).sort());

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort, startTestRedis, type TestRedis } from '../../../test/helpers/redis-server.js';
-import { startBenchTree, type BenchTree } from '../../demo/bench-tree.js';
+import { startBenchTree, type BenchTree } from '../../../test/sites/bench-tree.js';
 import { BUILT_BIN, startServe, syncWhenEnded, type ServeProcess } from './serve-process.js';
 
 const CHILDREN = 8;

@@ -1,5 +1,5 @@
 /** Vercel `maxDuration` of each function, in seconds; vercel.json must say the same (a test checks). */
-// health: its probes time out after 5 s each (lib/http/health.ts), so 10 s leaves room for a cold start.
+// health: its probes time out after 5 s each (lib/service/health.ts), so 10 s leaves room for a cold start.
 // cron: the tick starts due syncs in seconds, then re-drives stalled syncs one slice each within CRON_SLICE_BUDGET_MS.
 // slice: one queued slice of a sync, as a sites call runs it; slice-failed: a failure callback ends a sync in one statement.
 export const MAX_DURATION_SECONDS = { estimate: 30, discover: 300, sites: 300, health: 10, cron: 300, slice: 300, 'slice-failed': 30 } as const;
@@ -24,13 +24,13 @@ export const DEFAULT_SYNC_SLICE_BUDGET_MS = Math.floor(DEFAULT_SLICE_BUDGET_MS /
 
 /**
  * The budget of a sync start's first slice when the caller gives none: a deadline like every caller's budget
- * (lib/http/function-step.ts `deadlineStep`), so the 201 comes within about 2 s; `serve` or the console goes on.
+ * (lib/service/function-step.ts `deadlineStep`), so the 201 comes within about 2 s; `serve` or the console goes on.
  */
 export const START_SLICE_BUDGET_MS = 2_000;
 
 /**
  * A cron tick's slice of each sync it drives, and how long after the tick's start it may still begin one: the last slice
- * begins by 60 s, claims nothing after 120 s, stops applying at 180 s (lib/http/function-step.ts), and a sitemap being
+ * begins by 60 s, claims nothing after 120 s, stops applying at 180 s (lib/service/function-step.ts), and a sitemap being
  * read then (30 s at most) and the shard being applied still end well inside the cron function's 300 s.
  */
 export const CRON_SLICE_BUDGET_MS = 60_000;

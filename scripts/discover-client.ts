@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { z } from 'zod';
-import { JobStatusSchema, type JobStatus } from '../core/types.js';
-import { SLICE_HARD_LIMIT_MS } from './api-limits.js';
-import type { CallerOptions } from '../core/limits.js';
-import { backoffDelayMs, type RetryPolicy } from '../utils/backoff.js';
+import { JobStatusSchema, type JobStatus } from '../lib/core/types.js';
+import { SLICE_HARD_LIMIT_MS } from '../lib/service/api-limits.js';
+import type { CallerOptions } from '../lib/core/limits.js';
+import { backoffDelayMs, type RetryPolicy } from '../lib/utils/backoff.js';
 
 /** Answers worth another try: the server is restarting, overloaded, or lost the call. 4xx answers are final. */
 const RETRYABLE_STATUSES = new Set([

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../../../test/helpers/redis-server.js';
-import { startBenchTree, type BenchTree } from '../../demo/bench-tree.js';
+import { startBenchTree, type BenchTree } from '../../../test/sites/bench-tree.js';
 import { BUILT_BIN, startServe, syncWhenEnded, type ServeProcess } from './serve-process.js';
 
 const CHILDREN = 8;

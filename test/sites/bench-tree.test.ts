@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { benchChildEncoding, benchChildPath, benchEntry, startBenchTree, type BenchTree } from '../bench-tree.js';
-import { childrenOf, decodeBody, isGzip, pageUrlsOf, rawGet } from './independent-walk.js';
+import { benchChildEncoding, benchChildPath, benchEntry, startBenchTree, type BenchTree } from './bench-tree.js';
+import { childrenOf, decodeBody, isGzip, pageUrlsOf, rawGet } from '../../lib/demo/__tests__/independent-walk.js';
 
 describe('benchmark tree', () => {
   let cached: BenchTree;

@@ -1,5 +1,5 @@
 import type { ServerResponse } from 'node:http';
-import { startLoopbackServer, type LoopbackServer } from './loopback-server.js';
+import { startLoopbackServer, type LoopbackServer } from '../../lib/demo/loopback-server.js';
 
 const XML = { 'content-type': 'application/xml' };
 

@@ -1,10 +1,10 @@
 import { freemem } from 'node:os';
 import { promisify } from 'node:util';
 import { gzip } from 'node:zlib';
-import { createLogger } from '../utils/logger.js';
-import { startLoopbackServer, type LoopbackServer, type RouteResolver } from './loopback-server.js';
-import { isGzippedOnWire, sendBytes, sendStreamed, wireHeaders, type WireEncoding } from './wire.js';
-import { lastmodFor } from './xml-names.js';
+import { createLogger } from '../../lib/utils/logger.js';
+import { startLoopbackServer, type LoopbackServer, type RouteResolver } from '../../lib/demo/loopback-server.js';
+import { isGzippedOnWire, sendBytes, sendStreamed, wireHeaders, type WireEncoding } from '../../lib/demo/wire.js';
+import { lastmodFor } from '../../lib/demo/xml-names.js';
 
 const log = createLogger('demo:bench-tree');
 const gzipAsync = promisify(gzip);
