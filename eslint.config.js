@@ -32,7 +32,11 @@ const boundaries = [
     why: "the CLI and api/ use the package's public entry points only (package.json exports)",
   },
   { files: ['lib/inventory/**'], banned: ['**/dispatch/**', '**/service/**', '**/cli/**'], why: 'the inventory is below the queues and the HTTP service' },
-  { files: ['lib/dispatch/**'], banned: ['**/service/**', '**/cli/**'], why: 'the queue engines run slices of syncs; the HTTP service and the CLI choose them' },
+  {
+    files: ['lib/dispatch/**'],
+    banned: ['**/service/**', '**/cli/**'],
+    why: 'the queue engines run slices of syncs; the HTTP service and the CLI choose them',
+  },
 ];
 
 export default tseslint.config(

@@ -128,7 +128,13 @@ describe('crawler-factory serve', () => {
   });
 
   it('answers unknown routes, source paths and traversal with a JSON 404, and other methods with 405', async () => {
-    for (const path of ['/api/factory/missing', '/api/factory/discover.ts', '/lib/service/env.ts', '/tsconfig.json', '/api/factory/__tests__/serve.http.test']) {
+    for (const path of [
+      '/api/factory/missing',
+      '/api/factory/discover.ts',
+      '/lib/service/env.ts',
+      '/tsconfig.json',
+      '/api/factory/__tests__/serve.http.test',
+    ]) {
       await expectError(await fetch(`${open.origin}${path}`), 404, 'not_found');
     }
     const traversal = await rawGet(open.origin, '/api/factory/../../package.json');
