@@ -32,12 +32,29 @@ function isUnavailable(error: Error): boolean {
   return UNAVAILABLE_MESSAGES.test(error.message);
 }
 
+// The server (or the driver, before it dials) refuses what the connection string says: no user, a wrong password, a
+// database that does not exist. Retrying cannot help: the operator's to fix.
+const REFUSED_STATES = new Set(['28000', '28P01', '3D000']);
+const REFUSED_MESSAGES = /no PostgreSQL user name specified/i;
+
+function isRefusedConnection(error: Error): boolean {
+  const code = (error as { code?: unknown }).code;
+  return (typeof code === 'string' && REFUSED_STATES.has(code)) || REFUSED_MESSAGES.test(error.message);
+}
+
 /**
  * An error of the inventory database as the caller should see it: a database that cannot be reached right now is
- * a retryable `store_unavailable` (503 with Retry-After over HTTP); anything else is returned as it is.
+ * a retryable `store_unavailable` (503 with Retry-After over HTTP); a connection string the server or the driver
+ * refuses is `config`; anything else is returned as it is.
  */
 export function toDatabaseFailure(error: unknown): unknown {
-  if (isFactoryError(error) || !(error instanceof Error) || !isUnavailable(error)) return error;
+  if (isFactoryError(error) || !(error instanceof Error)) return error;
+  if (isRefusedConnection(error))
+    return new ConfigError(
+      'DATABASE_URL',
+      `the inventory database refused the connection (${error.message}): give a user, its password and an existing database in --db or DATABASE_URL`,
+    );
+  if (!isUnavailable(error)) return error;
   const detail = error.message || (error as { code?: string }).code || 'connection failed';
   return new StoreError('unavailable', `the inventory database is unavailable: ${detail}`, { cause: error });
 }

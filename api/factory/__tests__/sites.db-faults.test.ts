@@ -71,5 +71,11 @@ describe('database faults', () => {
     expect(serveMalformed.code).toBe(2);
     expect(serveMalformed.stderr).toContain('config: DATABASE_URL');
     // serve with the database down starts and waits for it: lib/service/__tests__/serve.dependencies-down.test.ts.
+    // A connection string the server or the driver refuses (no such database, no user) is the operator's to fix: config.
+    for (const db of ['postgres://postgres@127.0.0.1:5432/no_such_database_cf', 'postgres://']) {
+      const refused = await runMain(['sync', 'https://example.com/', '--db', db]);
+      expect(refused.code, db).toBe(2);
+      expect(refused.stderr, db).toMatch(/config: the inventory database refused the connection \(.+\): give a user, its password and an existing database in --db or DATABASE_URL/);
+    }
   });
 });
