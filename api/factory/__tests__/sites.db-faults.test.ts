@@ -75,7 +75,9 @@ describe('database faults', () => {
     for (const db of ['postgres://postgres@127.0.0.1:5432/no_such_database_cf', 'postgres://']) {
       const refused = await runMain(['sync', 'https://example.com/', '--db', db]);
       expect(refused.code, db).toBe(2);
-      expect(refused.stderr, db).toMatch(/config: the inventory database refused the connection \(.+\): give a user, its password and an existing database in --db or DATABASE_URL/);
+      expect(refused.stderr, db).toMatch(
+        /config: the inventory database refused the connection \(.+\): give a user, its password and an existing database in --db or DATABASE_URL/,
+      );
     }
   });
 });
