@@ -1,6 +1,7 @@
 import { performance } from 'node:perf_hooks';
-import { afterEach, describe, expect, it } from 'vitest';
-import { startLoopbackServer, routeTable, type CannedResponse, type LoopbackServer } from '../../../demo/loopback-server.js';
+import { describe, expect, it } from 'vitest';
+import type { CannedResponse, LoopbackServer } from '../../../demo/loopback-server.js';
+import { useRouteSites } from '../../../../test/helpers/route-site.js';
 import { FALLBACK_SITEMAP_PATHS } from '../../discovery/discovery.js';
 import { estimateScope, type EstimateOptions } from '../scope-estimator.js';
 import type { ScopeEstimate } from '../../../core/types.js';
@@ -11,18 +12,7 @@ const HANG: CannedResponse = { delayMs: 20_000, body: '' };
 // The contract: the deadline plus 250 ms of bookkeeping. Wall time around the call gets slack for a loaded CI machine.
 const GRACE_MS = 250;
 const WALL_SLACK_MS = 1_500;
-let server: LoopbackServer | null = null;
-afterEach(async () => {
-  await server?.close();
-  server = null;
-});
-
-async function serve(build: (origin: string) => Record<string, CannedResponse>): Promise<LoopbackServer> {
-  let routes: Record<string, CannedResponse> = {};
-  server = await startLoopbackServer((request, response) => routeTable(routes)(request, response));
-  routes = build(server.origin);
-  return server;
-}
+const serve = useRouteSites();
 
 async function timedEstimate(site: LoopbackServer, deadlineMs: number): Promise<{ result: ScopeEstimate; wallMs: number }> {
   const started = performance.now();

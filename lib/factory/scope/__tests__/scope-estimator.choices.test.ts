@@ -1,17 +1,14 @@
 // The estimate offers the wizard's sub-tree choices from what it read: path groups and locales, each one a filter keeps
 // something for; and what it read whole it counts exactly.
-import { afterEach, describe, expect, it } from 'vitest';
-import { startLoopbackServer, routeTable, type CannedResponse, type LoopbackServer } from '../../../demo/loopback-server.js';
+import { describe, expect, it } from 'vitest';
+import type { LoopbackServer } from '../../../demo/loopback-server.js';
+import { useRouteSites } from '../../../../test/helpers/route-site.js';
 import { estimateScope } from '../scope-estimator.js';
 import { walkSitemap } from '../../sitemap.js';
 import { XML, indexXml } from '../../../../test/helpers/sitemap-xml.js';
 
 const net = { allowPrivate: true };
-let server: LoopbackServer | null = null;
-afterEach(async () => {
-  await server?.close();
-  server = null;
-});
+const serve = useRouteSites();
 
 // `/ca/...` is Catalan only by its hreflang (`ca` alone is ambiguous); `/en/...` says English by its path.
 function bilingual(origin: string, lang: 'ca' | 'en', pages: string[]): string {
@@ -27,17 +24,13 @@ function bilingual(origin: string, lang: 'ca' | 'en', pages: string[]): string {
 
 const PAGES = ['projects/a/', 'projects/b/', 'projects/c/', 'solutions/x/', 'solutions/y/', 'solutions/z/'];
 
-async function siteOf(): Promise<LoopbackServer> {
-  let routes: Record<string, CannedResponse> = {};
-  server = await startLoopbackServer((request, response) => routeTable(routes)(request, response));
-  const origin = server.origin;
-  routes = {
+function siteOf(): Promise<LoopbackServer> {
+  return serve((origin) => ({
     '/robots.txt': { body: `Sitemap: ${origin}/sitemap.xml\n` },
     '/sitemap.xml': { headers: XML, body: indexXml([`${origin}/ca/sitemap.xml`, `${origin}/en/sitemap.xml`]) },
     '/ca/sitemap.xml': { headers: XML, body: bilingual(origin, 'ca', PAGES) },
     '/en/sitemap.xml': { headers: XML, body: bilingual(origin, 'en', PAGES) },
-  };
-  return server;
+  }));
 }
 
 // The URLs a walk emits (once per sitemap that lists them, as the estimate counts them).

@@ -1,6 +1,7 @@
 import { createServer } from 'node:net';
-import { afterEach, describe, expect, it } from 'vitest';
-import { startLoopbackServer, routeTable, type CannedResponse, type LoopbackServer } from '../../../demo/loopback-server.js';
+import { describe, expect, it } from 'vitest';
+import type { CannedResponse, LoopbackServer } from '../../../demo/loopback-server.js';
+import { useRouteSites } from '../../../../test/helpers/route-site.js';
 import { isFactoryError } from '../../../core/errors.js';
 import { SpreadSample, spreadPick } from '../scope-counter.js';
 import { DEFAULT_SECONDS_PER_SITEMAP, MAX_SITEMAP_REQUESTS, estimateScope, type EstimateOptions } from '../scope-estimator.js';
@@ -8,18 +9,7 @@ import { ScopeEstimateSchema, type ScopeEstimate } from '../../../core/types.js'
 import { XML, indexXml, pageUrls, urlsetXml } from '../../../../test/helpers/sitemap-xml.js';
 
 const open: EstimateOptions = { net: { allowPrivate: true } };
-let server: LoopbackServer | null = null;
-afterEach(async () => {
-  await server?.close();
-  server = null;
-});
-
-async function serve(build: (origin: string) => Record<string, CannedResponse>): Promise<LoopbackServer> {
-  let routes: Record<string, CannedResponse> = {};
-  server = await startLoopbackServer((request, response) => routeTable(routes)(request, response));
-  routes = build(server.origin);
-  return server;
-}
+const serve = useRouteSites();
 
 async function estimate(site: LoopbackServer, options: EstimateOptions = {}): Promise<ScopeEstimate> {
   const result = await estimateScope(`${site.origin}/`, { ...open, ...options });
@@ -216,12 +206,12 @@ describe('estimateScope: a sitemap index (the Apple pattern)', () => {
 
   it('keeps the request count bounded whatever the tree: the top sitemaps plus one chain per sample', async () => {
     // Five top sitemaps in robots.txt, each an index of 10 indexes of 10 indexes... without end.
-    const site = (server = await startLoopbackServer((request) => {
+    const site = await serve.with((request) => {
       const path = request.url ?? '/';
       if (path === '/robots.txt') return robotsFor(...Array.from({ length: 5 }, (_, i) => `/n-${i}.xml`));
       const stem = path.replace(/\.xml$/, '');
       return { headers: XML, body: indexXml(Array.from({ length: 10 }, (_, j) => `http://${request.headers.host}${stem}-${j}.xml`)) };
-    }));
+    });
     const result = await estimate(site);
     // robots.txt + 4 tops + 3 samples x (the child and 2 levels below it).
     expect(result.requests).toBe(1 + MAX_SITEMAP_REQUESTS);

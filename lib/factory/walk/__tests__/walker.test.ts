@@ -1,19 +1,11 @@
 import { gzipSync } from 'node:zlib';
-import { afterEach, describe, expect, it } from 'vitest';
-import { startLoopbackServer, routeTable, type CannedResponse, type LoopbackServer } from '../../../demo/loopback-server.js';
+import { describe, expect, it } from 'vitest';
+import { useRouteSites } from '../../../../test/helpers/route-site.js';
 import { walkSitemap, walkSitemapEntries, walkUrlEvents, type WalkEvent } from '../../sitemap.js';
 import { XML, collect, indexXml, pageUrls, urlsetXml } from '../../../../test/helpers/sitemap-xml.js';
 
 const open = { net: { allowPrivate: true } };
-let server: LoopbackServer | null = null;
-afterEach(async () => server?.close());
-
-async function serve(build: (origin: string) => Record<string, CannedResponse>): Promise<LoopbackServer> {
-  let routes: Record<string, CannedResponse> = {};
-  server = await startLoopbackServer((request, response) => routeTable(routes)(request, response));
-  routes = build(server.origin);
-  return server;
-}
+const serve = useRouteSites();
 
 async function allEvents<T>(events: AsyncIterable<WalkEvent<T>>): Promise<Array<WalkEvent<T>>> {
   const out: Array<WalkEvent<T>> = [];
