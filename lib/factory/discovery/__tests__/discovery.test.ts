@@ -1,18 +1,12 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { startLoopbackServer, routeTable, type CannedResponse, type LoopbackServer } from '../../../demo/loopback-server.js';
+import { describe, expect, it } from 'vitest';
+import { useRouteSites } from '../../../../test/helpers/route-site.js';
 import { discover } from '../discovery.js';
 import { resolveWalkOptions } from '../../../core/limits.js';
 import { discoverSitemaps, walkSitemap, walkUrlEvents } from '../../sitemap.js';
 import { XML, collect, urlsetXml } from '../../../../test/helpers/sitemap-xml.js';
 
 const open = { net: { allowPrivate: true } };
-let server: LoopbackServer | null = null;
-afterEach(async () => server?.close());
-
-async function serve(routes: Record<string, CannedResponse>): Promise<LoopbackServer> {
-  server = await startLoopbackServer(routeTable(routes));
-  return server;
-}
+const serve = useRouteSites();
 
 describe('discoverSitemaps from robots.txt', () => {
   it('returns the single Sitemap line', async () => {
@@ -23,7 +17,7 @@ describe('discoverSitemaps from robots.txt', () => {
   it('returns several lines: mixed case, relative, absolute, with BOM and CRLF, deduped', async () => {
     const robots = (origin: string) =>
       `\uFEFFUser-agent: *\r\nSITEMAP: ${origin}/a.xml\r\nsitemap: /b.xml.gz\r\nSitemap: ${origin.replace('http', 'HTTP')}/a.xml\r\n`;
-    const site = (server = await startLoopbackServer((request) => (request.url === '/robots.txt' ? { body: robots(`http://${request.headers.host}`) } : null)));
+    const site = await serve.with((request) => (request.url === '/robots.txt' ? { body: robots(`http://${request.headers.host}`) } : null));
     expect(await discoverSitemaps(site.origin, open)).toEqual([site.url('/a.xml'), site.url('/b.xml.gz')]);
   });
 
@@ -44,10 +38,15 @@ describe('discoverSitemaps fallback chain', () => {
   });
 
   it('tries the paths in order and stops at the first 2xx', async () => {
-    const site = await serve({ '/sitemap_index.xml': { body: '<sitemapindex/>' } });
-    await discoverSitemaps(site.origin, open);
-    expect(site.hits('/sitemap.xml')).toBeGreaterThan(0);
-    expect(site.hits('/sitemap-index.xml')).toBe(0);
+    const asked: string[] = [];
+    const site = await serve.with((request) => {
+      asked.push(`${request.method} ${request.url}`);
+      return request.url === '/sitemap-index.xml' ? { body: '<sitemapindex/>' } : null;
+    });
+    const found = await discover(site.origin, resolveWalkOptions(open));
+    expect(found).toMatchObject({ sitemaps: [site.url('/sitemap-index.xml')], source: 'fallback' });
+    // A 404 on HEAD is an answer: no GET retry, and nothing after the first 2xx (sitemap.xml.gz and later stay unasked).
+    expect(asked).toEqual(['GET /robots.txt', 'HEAD /sitemap.xml', 'HEAD /sitemap_index.xml', 'HEAD /sitemap-index.xml']);
   });
 
   it('skips a well-known path that robots.txt disallows, and says so', async () => {
