@@ -3,16 +3,13 @@ import { existsSync } from 'node:fs';
 import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDemoSite, type DemoSite } from '../../lib/demo/demo-site.js';
-import { TEST_DATABASE_URL } from '../../lib/inventory/__tests__/inventory-fixtures.js';
+import { useTestSchema } from '../../lib/inventory/__tests__/inventory-fixtures.js';
 import { runCliIn, startCli } from './cli-process.js';
 
 describe('--db postgres://...', () => {
-  const schema = `cli_dbflag_${process.pid}_${Math.random().toString(36).slice(2, 8)}`;
-  const url = `${TEST_DATABASE_URL}?options=${encodeURIComponent(`-c search_path=${schema}`)}`;
-  const admin = new pg.Client({ connectionString: TEST_DATABASE_URL });
+  const { schema, databaseUrl: url, admin } = useTestSchema('cli_dbflag');
   // Neither variable: the flag alone must name the database.
   const env = { DATABASE_URL: '', REDIS_URL: '', FACTORY_API_TOKEN: '' };
   let demo: DemoSite;
@@ -20,14 +17,10 @@ describe('--db postgres://...', () => {
 
   beforeAll(async () => {
     demo = await startDemoSite();
-    await admin.connect();
-    await admin.query(`CREATE SCHEMA ${schema}`);
     cwd = await mkdtemp(join(tmpdir(), 'cli-db-flag-'));
   });
   afterAll(async () => {
     await demo?.close();
-    await admin.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
-    await admin.end();
     await rm(cwd, { recursive: true, force: true });
   });
 

@@ -4,9 +4,8 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TEST_DATABASE_URL } from '../../lib/inventory/__tests__/inventory-fixtures.js';
+import { useTestSchema } from '../../lib/inventory/__tests__/inventory-fixtures.js';
 import { startTestRedis, type TestRedis } from '../../test/helpers/redis-server.js';
 import { runCliIn, startCli, startSlowSite, type CliProcess, type SlowSite, type SyncRow } from './cli-process.js';
 
@@ -22,8 +21,7 @@ async function stopWhileStreaming(site: SlowSite, run: CliProcess, signal: NodeJ
 }
 
 describe('stop and resume with real processes', () => {
-  const schema = `cli_resume_${process.pid}_${Math.random().toString(36).slice(2, 8)}`;
-  const admin = new pg.Client({ connectionString: TEST_DATABASE_URL });
+  const { schema, databaseUrl, admin } = useTestSchema('cli_resume');
   let redis: TestRedis;
   let site: SlowSite;
   let cwd: string;
@@ -33,16 +31,12 @@ describe('stop and resume with real processes', () => {
     // Four urlsets of 5,000 pages, each dripped over 10 s: a signal or a kill always lands mid-read.
     site = await startSlowSite({ sitemaps: 4, perSitemap: 5_000, chunks: 50, chunkDelayMs: 200 });
     redis = await startTestRedis();
-    await admin.connect();
-    await admin.query(`CREATE SCHEMA ${schema}`);
     cwd = await mkdtemp(join(tmpdir(), 'cli-resume-'));
-    env = { DATABASE_URL: `${TEST_DATABASE_URL}?options=${encodeURIComponent(`-c search_path=${schema}`)}`, REDIS_URL: redis.url };
+    env = { DATABASE_URL: databaseUrl, REDIS_URL: redis.url };
   });
   afterAll(async () => {
     await site?.close();
     await redis?.stop();
-    await admin.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
-    await admin.end();
     await rm(cwd, { recursive: true, force: true });
   });
 

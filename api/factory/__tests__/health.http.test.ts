@@ -2,14 +2,13 @@
 // healthy with its counts (running and due syncs, the queue's engine and depth), refused without the token, and 503
 // naming the part that is down (the database at a closed port, then the store after its server was stopped).
 import { fileURLToPath } from 'node:url';
-import pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { readFactoryConfig } from '../../../lib/config/factory-config.js';
 import { inProcessDispatcher } from '../../../lib/dispatch/in-process.js';
 import { HealthBodySchema } from '../../../lib/service/health.js';
 import { startLocalApiServer, type LocalApiServer } from '../../../lib/service/local-server.js';
 import { createService, type ServiceContext } from '../../../lib/service/service.js';
-import { TEST_DATABASE_URL } from '../../../lib/inventory/__tests__/inventory-fixtures.js';
+import { useTestSchema } from '../../../lib/inventory/__tests__/inventory-fixtures.js';
 import { freePort, startTestRedis, type TestRedis } from '../../../test/helpers/redis-server.js';
 
 const API_DIR = fileURLToPath(new URL('../../', import.meta.url));
@@ -18,9 +17,7 @@ const RUNNING_FOR_MS = 90_000;
 const DUE_FOR_MS = 300_000;
 
 describe('GET /api/factory/health', () => {
-  const schema = `health_${process.pid}_${Math.random().toString(36).slice(2, 8)}`;
-  const databaseUrl = `${TEST_DATABASE_URL}?options=${encodeURIComponent(`-c search_path=${schema}`)}`;
-  const admin = new pg.Client({ connectionString: TEST_DATABASE_URL });
+  const { schema, databaseUrl, admin } = useTestSchema('health');
   let redis: TestRedis;
   let server: LocalApiServer;
   let service: ServiceContext;
@@ -33,8 +30,6 @@ describe('GET /api/factory/health', () => {
     fetch(`${server.origin}/api/factory/health`, { headers: token === null ? {} : { authorization: `Bearer ${token}` } });
 
   beforeAll(async () => {
-    await admin.connect();
-    await admin.query(`CREATE SCHEMA ${schema}`);
     redis = await startTestRedis();
     await deploy();
     server = await startLocalApiServer(API_DIR, { host: '127.0.0.1', port: 0 }, () => service);
@@ -44,8 +39,6 @@ describe('GET /api/factory/health', () => {
     await server?.close();
     await service?.release();
     await redis?.stop();
-    await admin.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
-    await admin.end();
   });
 
   it("answers 200 with both parts ok, the running and due syncs, the oldest ones' ages, the queue and the site count", async () => {

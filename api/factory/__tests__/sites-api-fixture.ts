@@ -1,7 +1,6 @@
 // One sites API under test: a Postgres schema of its own, a loopback site, the local server, and authed calls.
 import { fileURLToPath } from 'node:url';
-import pg from 'pg';
-import { TEST_DATABASE_URL, startMutableSite, type MutableSite } from '../../../lib/inventory/__tests__/inventory-fixtures.js';
+import { createTestSchema, startMutableSite, type MutableSite } from '../../../lib/inventory/__tests__/inventory-fixtures.js';
 import { readFactoryConfig } from '../../../lib/config/factory-config.js';
 import { startLocalApiServer, type LocalApiServer } from '../../../lib/service/local-server.js';
 import { createService, type ServiceContext } from '../../../lib/service/service.js';
@@ -31,11 +30,7 @@ export interface SitesApi {
  * sitemap, default 1000), the in-memory job store.
  */
 export async function startSitesApi(options: { name: string; token: string; pages: number; perSitemap?: number }): Promise<SitesApi> {
-  const schema = `${options.name}_${process.pid}_${Math.random().toString(36).slice(2, 8)}`;
-  const admin = new pg.Client({ connectionString: TEST_DATABASE_URL });
-  await admin.connect();
-  await admin.query(`CREATE SCHEMA ${schema}`);
-  const databaseUrl = `${TEST_DATABASE_URL}?options=${encodeURIComponent(`-c search_path=${schema}`)}`;
+  const { databaseUrl, drop } = await createTestSchema(options.name);
   const env = { DATABASE_URL: databaseUrl, FACTORY_API_TOKEN: options.token, FACTORY_ALLOW_PRIVATE: '1' };
   const own = createService(readFactoryConfig(env));
   let current = own;
@@ -60,8 +55,7 @@ export async function startSitesApi(options: { name: string; token: string; page
       await site.close();
       await api.configure(null);
       await own.release();
-      await admin.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
-      await admin.end();
+      await drop();
     },
   };
   return api;

@@ -5,6 +5,7 @@ import pg from 'pg';
 import { afterAll, beforeAll } from 'vitest';
 import { startLoopbackServer, type LoopbackServer } from '../../demo/loopback-server.js';
 import type { InventoryDb } from '../db.js';
+import { MIGRATIONS } from '../migrate.js';
 import { openInventoryDb } from '../open-db.js';
 import { advanceSync, startSync, type SyncRuntime } from '../sync-driver.js';
 import type { Sync } from '../schemas.js';
@@ -165,29 +166,71 @@ export function useSecondSession(test: TestDb): pg.Client {
   return session;
 }
 
-/** A Postgres schema the built bin's commands use through DATABASE_URL, and a session on it to check what they wrote. */
-export interface CliSchema {
+/** A Postgres schema of a test's own, the connection string that selects it, and a session to set up and check it. */
+export interface TestSchema {
   schema: string;
+  /** The schema rides in the connection string (`options=-c search_path=...`), as any deployment could set it. */
+  databaseUrl: string;
+  /** A session on the database (not the schema: name the schema, or set search_path, to read its tables). */
+  admin: pg.Client;
+}
+
+function testSchemaNamed(prefix: string): TestSchema {
+  const schema = `${prefix}_${process.pid}_${Math.random().toString(36).slice(2, 8)}`;
+  const databaseUrl = `${TEST_DATABASE_URL}?options=${encodeURIComponent(`-c search_path=${schema}`)}`;
+  return { schema, databaseUrl, admin: new pg.Client({ connectionString: TEST_DATABASE_URL }) };
+}
+
+/** Makes a schema of its own now; `drop()` removes it and ends the session. */
+export async function createTestSchema(prefix: string): Promise<TestSchema & { drop(): Promise<void> }> {
+  const made = testSchemaNamed(prefix);
+  await made.admin.connect();
+  await made.admin.query(`CREATE SCHEMA ${made.schema}`);
+  const drop = async () => {
+    await made.admin.query(`DROP SCHEMA IF EXISTS ${made.schema} CASCADE`);
+    await made.admin.end();
+  };
+  return { ...made, drop };
+}
+
+/**
+ * A schema of its own for the enclosing describe block, made before its tests and dropped after them (after the
+ * block's own afterAll hooks, registered later, have stopped what used it). `create: false` leaves making it to the
+ * code under test (migrations from nothing).
+ */
+export function useTestSchema(prefix: string, { create = true } = {}): TestSchema {
+  const made = testSchemaNamed(prefix);
+  beforeAll(async () => {
+    await made.admin.connect();
+    if (create) await made.admin.query(`CREATE SCHEMA ${made.schema}`);
+  });
+  afterAll(async () => {
+    await made.admin.query(`DROP SCHEMA IF EXISTS ${made.schema} CASCADE`);
+    await made.admin.end();
+  });
+  return made;
+}
+
+/** Brings a test schema to the inventory as it was before migration `version` (an inventory written by an older release). */
+export async function applyMigrationsBefore({ schema, admin }: TestSchema, version: number): Promise<void> {
+  await admin.query(`SET search_path = ${schema}`);
+  await admin.query('CREATE TABLE schema_migrations (version integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())');
+  for (const migration of MIGRATIONS.filter((m) => m.version < version)) {
+    await admin.query(migration.sql);
+    await admin.query('INSERT INTO schema_migrations (version, name) VALUES ($1, $2)', [migration.version, migration.name]);
+  }
+}
+
+/** A test schema the built bin's commands use through DATABASE_URL, with the environment of a command run on it. */
+export interface CliSchema extends TestSchema {
   /** The environment of a command run on the schema (no Redis: the inventory alone). */
   env: { DATABASE_URL: string; REDIS_URL: string };
-  admin: pg.Client;
 }
 
 /** A schema of its own for the enclosing describe block's CLI runs, made before its tests and dropped after them. */
 export function useCliSchema(prefix: string): CliSchema {
-  const schema = `${prefix}_${process.pid}_${Math.random().toString(36).slice(2, 8)}`;
-  // The schema rides in the connection string, as any deployment could set it.
-  const env = { DATABASE_URL: `${TEST_DATABASE_URL}?options=${encodeURIComponent(`-c search_path=${schema}`)}`, REDIS_URL: '' };
-  const admin = new pg.Client({ connectionString: TEST_DATABASE_URL });
-  beforeAll(async () => {
-    await admin.connect();
-    await admin.query(`CREATE SCHEMA ${schema}`);
-  });
-  afterAll(async () => {
-    await admin.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
-    await admin.end();
-  });
-  return { schema, env, admin };
+  const made = useTestSchema(prefix);
+  return { ...made, env: { DATABASE_URL: made.databaseUrl, REDIS_URL: '' } };
 }
 
 /** Both databases the shared suite runs against. */

@@ -1,17 +1,10 @@
-import pg from 'pg';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { MIGRATIONS } from '../migrate.js';
 import { openInventoryDb } from '../open-db.js';
-import { TEST_DATABASE_URL } from './inventory-fixtures.js';
+import { applyMigrationsBefore, TEST_DATABASE_URL, useTestSchema } from './inventory-fixtures.js';
 
 describe('inventory migrations on postgres', () => {
-  const schema = `inv_mig_${process.pid}_${Math.random().toString(36).slice(2, 8)}`;
-  afterAll(async () => {
-    const client = new pg.Client({ connectionString: TEST_DATABASE_URL });
-    await client.connect();
-    await client.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
-    await client.end();
-  });
+  const { schema } = useTestSchema('inv_mig', { create: false });
 
   it('applies each migration once when three sessions (as three processes would) start at the same moment', async () => {
     const dbs = await Promise.all([0, 1, 2].map(() => openInventoryDb({ databaseUrl: TEST_DATABASE_URL, schema })));
@@ -25,21 +18,11 @@ describe('inventory migrations on postgres', () => {
 });
 
 describe('migration 3 on an inventory written before it (postgres)', () => {
-  const schema = `inv_mig3_${process.pid}_${Math.random().toString(36).slice(2, 8)}`;
-  const admin = new pg.Client({ connectionString: TEST_DATABASE_URL });
-  afterAll(async () => {
-    await admin.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
-    await admin.end();
-  });
+  const test = useTestSchema('inv_mig3');
+  const { schema, admin } = test;
 
   it('gives each live URL a membership in the sitemap it was recorded under, and leaves removed ones without', async () => {
-    await admin.connect();
-    await admin.query(`CREATE SCHEMA ${schema}; SET search_path = ${schema}`);
-    await admin.query('CREATE TABLE schema_migrations (version integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())');
-    for (const migration of MIGRATIONS.filter((m) => m.version < 3)) {
-      await admin.query(migration.sql);
-      await admin.query('INSERT INTO schema_migrations (version, name) VALUES ($1, $2)', [migration.version, migration.name]);
-    }
+    await applyMigrationsBefore(test, 3);
     await admin.query(`INSERT INTO sites (site_id, root_url) VALUES ('old', 'https://o.example/')`);
     await admin.query(`INSERT INTO syncs (sync_id, site_id, job_id, state) VALUES ('s1', 'old', 'j1', 'done')`);
     const row = (url: string, source: string, removed: boolean) =>

@@ -1,13 +1,11 @@
-import pg from 'pg';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { applyShard } from '../apply-shard.js';
-import { MIGRATIONS } from '../migrate.js';
 import { openInventoryDb } from '../open-db.js';
 import { createSite } from '../sites.js';
 import { finishSync, getSync, insertSync, listSyncs } from '../syncs.js';
 import { newJobId } from '../../store/job-id.js';
 import type { ShardEntry } from '../../core/types.js';
-import { openPostgresTestDb, TEST_DATABASE_URL, useTestDb, useSecondSession } from './inventory-fixtures.js';
+import { applyMigrationsBefore, openPostgresTestDb, TEST_DATABASE_URL, useSecondSession, useTestDb, useTestSchema } from './inventory-fixtures.js';
 
 // Shard n: 1000 URLs of one sitemap (two parts of 500); `lastmod` lets a later shard change them.
 function shard(n: number, lastmod = '2026-01-01'): ShardEntry[] {
@@ -63,21 +61,11 @@ describe('counters per part (postgres)', () => {
 });
 
 describe('migration 6 on an inventory written before it (postgres)', () => {
-  const schema = `inv_mig6_${process.pid}_${Math.random().toString(36).slice(2, 8)}`;
-  const admin = new pg.Client({ connectionString: TEST_DATABASE_URL });
-  afterAll(async () => {
-    await admin.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
-    await admin.end();
-  });
+  const test = useTestSchema('inv_mig6');
+  const { schema, admin } = test;
 
   it("carries each sync's counters over to its parts, so the sums read as the columns did", async () => {
-    await admin.connect();
-    await admin.query(`CREATE SCHEMA ${schema}; SET search_path = ${schema}`);
-    await admin.query('CREATE TABLE schema_migrations (version integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())');
-    for (const migration of MIGRATIONS.filter((m) => m.version < 6)) {
-      await admin.query(migration.sql);
-      await admin.query('INSERT INTO schema_migrations (version, name) VALUES ($1, $2)', [migration.version, migration.name]);
-    }
+    await applyMigrationsBefore(test, 6);
     await admin.query(`INSERT INTO sites (site_id, root_url) VALUES ('old', 'https://o.example/')`);
     await admin.query(
       `INSERT INTO syncs (sync_id, site_id, job_id, state, shards_applied, seen_count, new_count, changed_count, returned_count, removed_count, filtered_count)

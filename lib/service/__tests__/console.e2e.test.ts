@@ -7,11 +7,10 @@
 import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import pg from 'pg';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../../../test/helpers/redis-server.js';
-import { TEST_DATABASE_URL, startMutableSite, type MutableSite } from '../../inventory/__tests__/inventory-fixtures.js';
+import { type MutableSite, startMutableSite, useTestSchema } from '../../inventory/__tests__/inventory-fixtures.js';
 import { BUILT_BIN, startServe, type ServeProcess } from './serve-process.js';
 
 const CHROMIUM = '/usr/bin/chromium';
@@ -37,8 +36,7 @@ interface SyncBody {
 }
 
 describe('ops console in Chromium', () => {
-  const schema = `inv_e2e_${process.pid}_${Math.random().toString(36).slice(2, 8)}`;
-  const admin = new pg.Client({ connectionString: TEST_DATABASE_URL });
+  const { schema, databaseUrl, admin } = useTestSchema('inv_e2e');
   let site: MutableSite;
   let serve: ServeProcess;
   let context: BrowserContext;
@@ -62,8 +60,6 @@ describe('ops console in Chromium', () => {
   };
 
   beforeAll(async () => {
-    await admin.connect();
-    await admin.query(`CREATE SCHEMA ${schema}`);
     site = await startMutableSite(3_000, 100);
     elsewhere = await mkdtemp(join(tmpdir(), 'console-e2e-cwd-'));
     serve = await startServe({
@@ -71,7 +67,7 @@ describe('ops console in Chromium', () => {
       bin: BUILT_BIN,
       cwd: elsewhere,
       env: {
-        DATABASE_URL: `${TEST_DATABASE_URL}?options=${encodeURIComponent(`-c search_path=${schema}`)}`,
+        DATABASE_URL: databaseUrl,
         FACTORY_API_TOKEN: TOKEN,
         FACTORY_ALLOW_PRIVATE: '1',
       },
@@ -87,8 +83,6 @@ describe('ops console in Chromium', () => {
     await site?.close();
     if (profile) await rm(profile, { recursive: true, force: true });
     if (elsewhere) await rm(elsewhere, { recursive: true, force: true });
-    await admin.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
-    await admin.end();
   });
 
   it('adds a site after its estimate, syncs it to done, stops a second sync and browses by prefix', { timeout: 300_000 }, async () => {

@@ -1,18 +1,16 @@
 // `serve` started while its database and Redis are unreachable starts anyway: health and every route that needs them
 // answer 503 `store_unavailable` with Retry-After, and once they answer it recovers by itself (its pg-boss worker then
 // drives a sync to done). It exited 1 before. Both sit behind TCP proxies that reset every connection until let through.
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { startDemoSite, type DemoSite } from '../../demo/demo-site.js';
-import { TEST_DATABASE_URL } from '../../inventory/__tests__/inventory-fixtures.js';
+import { TEST_DATABASE_URL, useTestSchema } from '../../inventory/__tests__/inventory-fixtures.js';
 import { freePort, startTestRedis, type TestRedis } from '../../../test/helpers/redis-server.js';
 import { startTcpFaultProxy, type TcpFaultProxy } from '../../../test/helpers/tcp-fault-proxy.js';
 import { BUILT_BIN, postSites, startServe, syncWhenEnded, type ServeProcess } from './serve-process.js';
 
 describe('serve with its database and Redis down at start', () => {
-  const schema = `serve_deps_down_${process.pid}_${Math.random().toString(36).slice(2, 8)}`;
-  const admin = new pg.Client({ connectionString: TEST_DATABASE_URL });
+  const { schema } = useTestSchema('serve_deps_down');
   let demo: DemoSite;
   let redis: TestRedis;
   let dbProxy: TcpFaultProxy;
@@ -20,8 +18,6 @@ describe('serve with its database and Redis down at start', () => {
   let serve: ServeProcess | null = null;
 
   beforeAll(async () => {
-    await admin.connect();
-    await admin.query(`CREATE SCHEMA ${schema}`);
     demo = await startDemoSite();
     redis = await startTestRedis();
     const database = new URL(TEST_DATABASE_URL);
@@ -31,8 +27,6 @@ describe('serve with its database and Redis down at start', () => {
   afterAll(async () => {
     await serve?.stop('SIGKILL');
     await Promise.all([dbProxy?.close(), redisProxy?.close(), demo?.close(), redis?.stop()]);
-    await admin.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
-    await admin.end();
   });
 
   it('serves 503 store_unavailable with Retry-After, then recovers by itself and syncs', { timeout: 120_000 }, async () => {

@@ -2,10 +2,9 @@
 // real processes, a Postgres schema of their own, a private Redis, and a slow loopback site. Along the way: the start's
 // prompt 201, the 409 that says how to go on, and the access line per request with secrets redacted.
 import { setTimeout as sleep } from 'node:timers/promises';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort, startTestRedis, type TestRedis } from '../../../test/helpers/redis-server.js';
-import { startMutableSite, TEST_DATABASE_URL, type MutableSite } from '../../inventory/__tests__/inventory-fixtures.js';
+import { type MutableSite, startMutableSite, useTestSchema } from '../../inventory/__tests__/inventory-fixtures.js';
 import { startServe, syncWhenEnded, type ServeProcess } from './serve-process.js';
 
 interface SyncBody {
@@ -17,28 +16,23 @@ interface SyncBody {
 const PAGES = 3_000;
 
 describe('serve resumes the syncs a killed server left running', () => {
-  const schema = `inv_resume_${process.pid}_${Math.random().toString(36).slice(2, 8)}`;
-  const admin = new pg.Client({ connectionString: TEST_DATABASE_URL });
+  const { schema, databaseUrl, admin } = useTestSchema('inv_resume');
   let redis: TestRedis;
   let site: MutableSite;
   let serve: ServeProcess | null = null;
 
   beforeAll(async () => {
     [redis, site] = await Promise.all([startTestRedis(), startMutableSite(PAGES, 500)]);
-    await admin.connect();
-    await admin.query(`CREATE SCHEMA ${schema}`);
   });
   afterAll(async () => {
     await serve?.stop('SIGKILL');
     await Promise.all([redis?.stop(), site?.close()]);
-    await admin.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
-    await admin.end();
   });
 
   it('takes the sync to done after kill -9 and a restart, with nobody posting slices', { timeout: 240_000 }, async () => {
     const port = await freePort();
     const env = {
-      DATABASE_URL: `${TEST_DATABASE_URL}?options=${encodeURIComponent(`-c search_path=${schema}`)}`,
+      DATABASE_URL: databaseUrl,
       REDIS_URL: redis.url,
       FACTORY_ALLOW_HOSTS: `127.0.0.1:${site.port}`,
       // Empty: the access log's default level (info) applies.

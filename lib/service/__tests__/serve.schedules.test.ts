@@ -2,10 +2,9 @@
 // starts a site whose 15m schedule fell due on its next 30 s tick, drives that sync to done in the background, and
 // moves the site's next sync one interval on from the sync's end. Nobody calls the cron route or posts a slice.
 import { setTimeout as sleep } from 'node:timers/promises';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../../../test/helpers/redis-server.js';
-import { startMutableSite, TEST_DATABASE_URL, type MutableSite } from '../../inventory/__tests__/inventory-fixtures.js';
+import { type MutableSite, startMutableSite, useTestSchema } from '../../inventory/__tests__/inventory-fixtures.js';
 import { SCHEDULE_TICK_MS } from '../schedule-timer.js';
 import { BUILT_BIN, startServe, type ServeProcess } from './serve-process.js';
 
@@ -13,21 +12,16 @@ const TOKEN = 'serve-schedules-token';
 const MINUTE = 60_000;
 
 describe('serve starts scheduled syncs by itself', () => {
-  const schema = `inv_sched_serve_${process.pid}_${Math.random().toString(36).slice(2, 8)}`;
-  const admin = new pg.Client({ connectionString: TEST_DATABASE_URL });
+  const { schema, databaseUrl, admin } = useTestSchema('inv_sched_serve');
   let site: MutableSite;
   let serve: ServeProcess | null = null;
 
   beforeAll(async () => {
     site = await startMutableSite(500);
-    await admin.connect();
-    await admin.query(`CREATE SCHEMA ${schema}`);
   });
   afterAll(async () => {
     await serve?.stop('SIGKILL');
     await site?.close();
-    await admin.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
-    await admin.end();
   });
 
   it('starts a due 15m site on its timer, takes the sync to done and moves the next sync on', { timeout: 180_000 }, async () => {
@@ -35,7 +29,7 @@ describe('serve starts scheduled syncs by itself', () => {
       port: await freePort(),
       bin: BUILT_BIN,
       env: {
-        DATABASE_URL: `${TEST_DATABASE_URL}?options=${encodeURIComponent(`-c search_path=${schema}`)}`,
+        DATABASE_URL: databaseUrl,
         FACTORY_API_TOKEN: TOKEN,
         FACTORY_ALLOW_PRIVATE: '1',
       },
