@@ -1,7 +1,7 @@
 /**
  * The parts of undici a direct request uses, each loaded from its own file instead of through undici's index,
  * which loads all of undici (fetch, WebSocket, caches, mocks, ...): measured, 12 MiB more at the peak of a
- * 5,000,000-URL walk, which is allowed 160 MiB in all (issue 11; `bench/README.md`).
+ * 5,000,000-URL walk, which is allowed 160 MiB in all (issue 11; `bench/HISTORY.md`).
  * The proxy agent is the exception: it tunnels with dispatcher methods that only undici's index attaches, so a
  * walk through a proxy loads the index on its first proxied request (`loadProxyAgent`).
  * The paths are undici's internals, so package.json pins undici exactly and `undici-parts.test.ts` checks
