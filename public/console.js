@@ -1,24 +1,59 @@
 // The ops console: plain ES module, no build, no CDN. Talks to /api/factory/* with the bearer token kept in sessionStorage.
 import { watchHealth } from './health.js';
+import { $, messageOf } from './page.js';
 import { createSiteList, shortTime } from './site-list.js';
 import { groupChoices, scopeWarning } from './scope-choice.js';
 import { renderTrend } from './sync-chart.js';
 import { renderProgress } from './sync-progress.js';
 
-const $ = (selector) => document.querySelector(selector);
+// The API's bodies, as the server types them.
+/** @typedef {import('../lib/core/errors.js').ErrorKind} ErrorKind */
+/** @typedef {import('../lib/core/types.js').ScopeEstimate} ScopeEstimate */
+/** @typedef {import('../lib/inventory/schemas.js').FailedSitemap} FailedSitemap */
+/** @typedef {import('../lib/inventory/schemas.js').HistoryRow} HistoryRow */
+/** @typedef {import('../lib/inventory/schemas.js').Site} Site */
+/** @typedef {import('../lib/inventory/schemas.js').SiteFilter} SiteFilter */
+/** @typedef {import('../lib/inventory/schemas.js').Sync} Sync */
+/** @typedef {import('../lib/inventory/schemas.js').SyncDetail} SyncDetail */
+/** @typedef {import('../lib/inventory/url-query.js').UrlPage} UrlPage */
+/** @typedef {import('zod').input<typeof import('../lib/service/sites-api.js').NewSiteRequestSchema>} NewSiteRequest */
+/** @typedef {import('zod').input<typeof import('../lib/service/sites-api.js').DownloadLinkRequestSchema>} DownloadLinkRequest */
+/**
+ * `GET .../urls/{url}/history`.
+ * @typedef {{ url: string, history: HistoryRow[] }} UrlHistory
+ */
+/**
+ * `POST .../urls/download`: a short-lived link to the export, signed for the site.
+ * @typedef {{ url: string, expiresAt: string | null }} DownloadLink
+ */
+/**
+ * An error response's body (`{}` when it is not JSON).
+ * @typedef {{ error?: { kind?: ErrorKind, message?: string } }} ErrorBody
+ */
+/** @typedef {{ method?: string, body?: unknown, accept?: string }} ApiInit */
+
 const TOKEN_KEY = 'crawler-factory-token';
 const POLL_MS = 1000;
 const STEP_BUDGET_MS = 2000;
 
 // `pageCursor` opens the URL page on show (null: the first), `cursor` the next one.
 // `starting` is true from a Sync click until its first status: nothing else may render the sync meanwhile.
+/**
+ * @type {{
+ *   siteId: string | null, sync: Sync | null, polling: boolean, starting: boolean, cursor: string | null, pageCursor: string | null,
+ *   estimate: ScopeEstimate | null, warnedChoice: string | null,
+ * }}
+ */
 const state = { siteId: null, sync: null, polling: false, starting: false, cursor: null, pageCursor: null, estimate: null, warnedChoice: null };
 
 function token() {
   return sessionStorage.getItem(TOKEN_KEY) ?? '';
 }
 
-// The banner: errors no control caused (loading, paging, filtering, history).
+/**
+ * The banner: errors no control caused (loading, paging, filtering, history).
+ * @param {string | null} message
+ */
 function showError(message) {
   const box = $('#error');
   box.textContent = message ?? '';
@@ -28,6 +63,8 @@ function showError(message) {
 /**
  * An error next to the control that caused it (`#<where>-error`: estimate, add, sync, download), cleared (null) on
  * that control's next success.
+ * @param {'estimate' | 'add' | 'sync' | 'download'} where
+ * @param {string | null} message
  */
 function showErrorAt(where, message) {
   const box = $(`#${where}-error`);
@@ -35,18 +72,44 @@ function showErrorAt(where, message) {
   box.hidden = !message;
 }
 
-/** Calls the API with the token; a JSON error becomes an exception carrying its kind. */
+/**
+ * Calls the API with the token; a JSON error becomes an exception carrying its kind. The body is the route's `T`
+ * (the Response itself with `accept`), as the caller declares it.
+ * @template T
+ * @param {string} path
+ * @param {ApiInit} [init]
+ * @returns {Promise<T>}
+ */
 async function api(path, { method = 'GET', body, accept } = {}) {
+  /** @type {Record<string, string>} */
   const headers = { 'content-type': 'application/json' };
   if (token()) headers.authorization = `Bearer ${token()}`;
   if (accept) headers.accept = accept;
   const response = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
-  if (accept && response.ok) return response;
+  if (accept && response.ok) return /** @type {T} */ (response);
+  /** @type {unknown} */
   const data = await response.json().catch(() => ({}));
-  if (!response.ok) throw Object.assign(new Error(data.error?.message ?? `HTTP ${response.status}`), { kind: data.error?.kind, status: response.status });
-  return data;
+  if (!response.ok) {
+    const failure = /** @type {ErrorBody} */ (data);
+    throw Object.assign(new Error(failure.error?.message ?? `HTTP ${response.status}`), { kind: failure.error?.kind, status: response.status });
+  }
+  return /** @type {T} */ (data);
 }
 
+/**
+ * The HTTP status an API call failed with (undefined for a network failure).
+ * @param {unknown} error
+ * @returns {number | undefined}
+ */
+function statusOf(error) {
+  return error instanceof Error && 'status' in error && typeof error.status === 'number' ? error.status : undefined;
+}
+
+/**
+ * @param {string | null | undefined} text
+ * @param {string} [className]
+ * @returns {HTMLTableCellElement}
+ */
 function cell(text, className) {
   const td = document.createElement('td');
   td.textContent = text ?? '';
@@ -54,6 +117,12 @@ function cell(text, className) {
   return td;
 }
 
+/**
+ * @param {string} label
+ * @param {() => void} onClick
+ * @param {string} [name] its accessible name, when not the label
+ * @returns {HTMLButtonElement}
+ */
 function button(label, onClick, name) {
   const b = document.createElement('button');
   b.type = 'button';
@@ -63,18 +132,34 @@ function button(label, onClick, name) {
   return b;
 }
 
+/**
+ * @param {Sync['errors'] | undefined} errors
+ * @returns {string}
+ */
 function errorsText(errors) {
   const parts = Object.entries(errors ?? {}).map(([kind, n]) => `${kind} ${n}`);
   return parts.length ? parts.join(', ') : 'none';
 }
 
-const sitePath = (suffix = '') => `/api/factory/sites/${encodeURIComponent(state.siteId)}${suffix}`;
+/**
+ * The open site's API path (every caller runs with a site open: its panel's controls, its sync's refreshes).
+ * @param {string} [suffix]
+ * @returns {string}
+ */
+function sitePath(suffix = '') {
+  if (state.siteId === null) throw new Error('console: no site is open');
+  return `/api/factory/sites/${encodeURIComponent(state.siteId)}${suffix}`;
+}
 
 // The site list pages and searches by itself; everything else only asks it to show its current page again.
-const siteList = createSiteList({ api, cell, button, onOpen: (siteId) => openSite(siteId), onError: showError });
+// A site that fails to open says why in the banner (its panel keeps what it showed).
+const openOrSay = (/** @type {string} */ siteId) => openSite(siteId).catch((error) => showError(`Opening ${siteId} failed: ${messageOf(error)}`));
+const siteList = createSiteList({ api, cell, button, onOpen: openOrSay, onError: showError });
 const loadSites = () => siteList.reload();
 
+/** @param {ScopeEstimate} estimate */
 function renderEstimate(estimate) {
+  /** @type {Array<[string, string]>} */
   const figures = [
     ['Sub-sitemaps', String(estimate.subSitemapCount)],
     ['URL range', `${estimate.urlEstimateRange[0]} – ${estimate.urlEstimateRange[1]}`],
@@ -116,38 +201,52 @@ function renderEstimate(estimate) {
   $('#estimate').hidden = false;
 }
 
-// A group picked from the estimate's list joins (or leaves) the typed ones.
+/**
+ * A group picked from the estimate's list joins (or leaves) the typed ones.
+ * @param {string} prefix
+ * @param {boolean} on
+ */
 function togglePathGroup(prefix, on) {
-  const typed = $('#path-groups')
+  const typed = $('#path-groups', 'input')
     .value.split(',')
     .map((p) => p.trim())
     .filter(Boolean)
     .filter((p) => p !== prefix);
-  $('#path-groups').value = (on ? [...typed, prefix] : typed).join(', ');
+  $('#path-groups', 'input').value = (on ? [...typed, prefix] : typed).join(', ');
 }
 
+/** @param {Event} event */
 async function onEstimate(event) {
   event.preventDefault();
   try {
-    state.estimate = await api('/api/factory/estimate', { method: 'POST', body: { rootUrl: $('#root-url').value.trim() } });
+    /** @type {ScopeEstimate} */
+    const estimate = await api('/api/factory/estimate', { method: 'POST', body: { rootUrl: $('#root-url', 'input').value.trim() } });
+    state.estimate = estimate;
     showErrorAt('estimate', null);
-    renderEstimate(state.estimate);
+    renderEstimate(estimate);
     $('#estimate h3').focus?.();
   } catch (error) {
-    showErrorAt('estimate', `Estimate failed: ${error.message}`);
+    showErrorAt('estimate', `Estimate failed: ${messageOf(error)}`);
   }
 }
 
+/**
+ * The sub-tree chosen in the wizard, or undefined for the whole site.
+ * @returns {SiteFilter | undefined}
+ */
 function chosenFilter() {
-  if (document.querySelector('input[name="scope"]:checked')?.value !== 'subtree') return undefined;
-  const pathPrefixes = $('#path-groups')
+  const scope = /** @type {HTMLInputElement | null} */ (document.querySelector('input[name="scope"]:checked'));
+  if (scope?.value !== 'subtree') return undefined;
+  const pathPrefixes = $('#path-groups', 'input')
     .value.split(',')
     .map((p) => p.trim())
     .filter(Boolean);
-  const locales = [...document.querySelectorAll('#locales input:checked')].map((input) => input.value);
+  const checked = /** @type {NodeListOf<HTMLInputElement>} */ (document.querySelectorAll('#locales input:checked'));
+  const locales = [...checked].map((input) => input.value);
   return { pathPrefixes, locales };
 }
 
+/** @param {Event} event */
 async function onAddSite(event) {
   event.preventDefault();
   const filter = chosenFilter();
@@ -160,25 +259,28 @@ async function onAddSite(event) {
     return;
   }
   state.warnedChoice = null;
-  const body = { rootUrl: $('#root-url').value.trim(), ...(filter ? { options: { filter } } : {}) };
-  if ($('#site-id').value.trim()) body.siteId = $('#site-id').value.trim();
+  /** @type {NewSiteRequest} */
+  const body = { rootUrl: $('#root-url', 'input').value.trim(), ...(filter ? { options: { filter } } : {}) };
+  if ($('#site-id', 'input').value.trim()) body.siteId = $('#site-id', 'input').value.trim();
   try {
+    /** @type {Site} */
     const site = await api('/api/factory/sites', { method: 'POST', body });
     showErrorAt('add', null);
     cancelAdd();
     await loadSites();
     await openSite(site.siteId);
   } catch (error) {
-    showErrorAt('add', `Adding the site failed: ${error.message}`);
+    showErrorAt('add', `Adding the site failed: ${messageOf(error)}`);
   }
 }
 
 function cancelAdd() {
   $('#estimate').hidden = true;
-  $('#estimate-form').reset();
+  $('#estimate-form', 'form').reset();
   state.estimate = null;
 }
 
+/** @param {Sync | null} sync */
 function renderSync(sync) {
   state.sync = sync;
   const status = $('#sync-status');
@@ -199,16 +301,25 @@ function renderSync(sync) {
   renderProgress(sync);
   const running = sync?.state === 'running';
   if (running) $('#sync-failures').hidden = true;
-  $('#stop-button').disabled = !running;
-  $('#sync-button').disabled = running;
+  $('#stop-button', 'button').disabled = !running;
+  $('#sync-button', 'button').disabled = running;
 }
 
+/**
+ * @param {FailedSitemap} failure
+ * @returns {string}
+ */
 function failureText(failure) {
   const what = `${failure.kind}${failure.status ? ` ${failure.status}` : ''}: ${failure.message}`;
   const fate = failure.fate === 'gone' ? 'gone, its URLs removed' : 'unknown, its URLs kept';
   return `${failure.url ?? '(the whole job)'} — ${what} (${fate})`;
 }
 
+/**
+ * @param {string} titleText
+ * @param {string[]} items
+ * @returns {[HTMLParagraphElement, HTMLUListElement]}
+ */
 function noteList(titleText, items) {
   const title = document.createElement('p');
   title.textContent = titleText;
@@ -219,13 +330,16 @@ function noteList(titleText, items) {
 
 // An ended sync's failed sitemaps (the first 1000), from its detail: which one failed, why, and what became of its URLs;
 // then the sitemaps read whole with a report (locs dropped by reason, with an example; junk child locs).
+/** @param {Sync | null} sync */
 async function renderFailures(sync) {
   const box = $('#sync-failures');
   box.replaceChildren();
   box.hidden = true;
   if (!sync || sync.state === 'running') return;
+  /** @type {SyncDetail} */
   const { failedSitemaps, reportedSitemaps } = await api(sitePath(`/syncs/${sync.syncId}`));
   if (state.sync?.syncId !== sync.syncId || failedSitemaps.length + reportedSitemaps.length === 0) return;
+  /** @type {HTMLElement[]} */
   const parts = [];
   if (failedSitemaps.length > 0) parts.push(...noteList(`Failed sitemaps (${failedSitemaps.length}):`, failedSitemaps.map(failureText)));
   if (reportedSitemaps.length > 0) {
@@ -236,7 +350,9 @@ async function renderFailures(sync) {
   box.hidden = false;
 }
 
+/** @returns {Promise<Sync[]>} */
 async function loadSyncs() {
+  /** @type {{ syncs: Sync[] }} */
   const { syncs } = await api(sitePath('/syncs'));
   $('#syncs-table tbody').replaceChildren(
     ...syncs.map((sync) => {
@@ -260,7 +376,7 @@ async function loadSyncs() {
 
 // What a running sync moves: its row in the last syncs, the site's count in the site list, the URL page on show.
 function refreshWhileRunning() {
-  return Promise.all([loadSyncs(), loadSites(), loadUrls(state.pageCursor)]).catch((error) => showError(`Refreshing failed: ${error.message}`));
+  return Promise.all([loadSyncs(), loadSites(), loadUrls(state.pageCursor)]).catch((error) => showError(`Refreshing failed: ${messageOf(error)}`));
 }
 
 // While the page is open and a sync runs, the console advances it (one slice per call), as the orchestrator would,
@@ -271,6 +387,7 @@ async function poll() {
   try {
     while (state.sync?.state === 'running') {
       const syncId = state.sync.syncId;
+      /** @type {Sync} */
       const sync = await api(sitePath(`/syncs/${syncId}`), { method: 'POST', body: { budgetMs: STEP_BUDGET_MS } });
       if (state.sync?.syncId !== syncId) break;
       showErrorAt('sync', null);
@@ -280,7 +397,7 @@ async function poll() {
       await new Promise((resolve) => setTimeout(resolve, POLL_MS));
     }
   } catch (error) {
-    showErrorAt('sync', `Progress failed: ${error.message}`);
+    showErrorAt('sync', `Progress failed: ${messageOf(error)}`);
   } finally {
     state.polling = false;
   }
@@ -290,7 +407,7 @@ async function poll() {
 // A sync that ended (possibly within its first call) changes the site's count, its syncs and its URLs.
 async function refreshAfterSync() {
   if (state.sync?.state === 'running') return;
-  await Promise.all([loadSyncs(), loadSites(), loadUrls(null), renderFailures(state.sync)]).catch((error) => showError(error.message));
+  await Promise.all([loadSyncs(), loadSites(), loadUrls(null), renderFailures(state.sync)]).catch((error) => showError(messageOf(error)));
 }
 
 // The button stays disabled from the click until the new sync's first status (no double start); the status says
@@ -298,18 +415,19 @@ async function refreshAfterSync() {
 async function onSync() {
   const siteId = state.siteId;
   state.starting = true;
-  $('#sync-button').disabled = true;
-  $('#stop-button').disabled = true;
+  $('#sync-button', 'button').disabled = true;
+  $('#stop-button', 'button').disabled = true;
   $('#sync-failures').hidden = true;
   $('#sync-status').textContent = 'Sync starting: running — waiting for its first status…';
   renderProgress('starting');
+  /** @type {Sync} */
   let started;
   try {
     started = await api(sitePath('/sync'), { method: 'POST', body: { budgetMs: STEP_BUDGET_MS } });
   } catch (error) {
     if (state.siteId !== siteId) return;
     renderSync(state.sync);
-    showErrorAt('sync', `Sync failed to start: ${error.message}`);
+    showErrorAt('sync', `Sync failed to start: ${messageOf(error)}`);
     return;
   } finally {
     state.starting = false;
@@ -323,23 +441,30 @@ async function onSync() {
 }
 
 async function onStop() {
-  $('#stop-button').disabled = true;
+  $('#stop-button', 'button').disabled = true;
   try {
-    renderSync(await api(sitePath('/sync/stop'), { method: 'POST', body: {} }));
+    /** @type {Sync} */
+    const stopped = await api(sitePath('/sync/stop'), { method: 'POST', body: {} });
+    renderSync(stopped);
     showErrorAt('sync', null);
     await refreshAfterSync();
   } catch (error) {
     renderSync(state.sync);
-    showErrorAt('sync', `Stop failed: ${error.message}`);
+    showErrorAt('sync', `Stop failed: ${messageOf(error)}`);
   }
 }
 
+/**
+ * The URL filters' query (the listing's, the download's), continuing after `cursor`.
+ * @param {string | null} cursor
+ * @returns {URLSearchParams}
+ */
 function urlQuery(cursor) {
   const params = new URLSearchParams();
-  const prefix = $('#filter-prefix').value.trim();
-  const locale = $('#filter-locale').value.trim();
-  const changed = $('#filter-changed').value;
-  const removed = $('#filter-removed').value;
+  const prefix = $('#filter-prefix', 'input').value.trim();
+  const locale = $('#filter-locale', 'input').value.trim();
+  const changed = $('#filter-changed', 'input').value;
+  const removed = $('#filter-removed', 'select').value;
   if (prefix) params.set('prefix', prefix);
   if (locale) params.set('locale', locale);
   if (changed) params.set('changedSince', changed);
@@ -348,9 +473,11 @@ function urlQuery(cursor) {
   return params;
 }
 
+/** @param {string | null} cursor */
 async function loadUrls(cursor) {
   const params = urlQuery(cursor);
   params.set('limit', '100');
+  /** @type {UrlPage} */
   const page = await api(sitePath(`/urls?${params}`));
   state.pageCursor = cursor;
   $('#urls-table tbody').replaceChildren(
@@ -372,11 +499,13 @@ async function loadUrls(cursor) {
     }),
   );
   state.cursor = page.nextCursor;
-  $('#next-page').disabled = page.nextCursor === null;
+  $('#next-page', 'button').disabled = page.nextCursor === null;
 }
 
+/** @param {string} url */
 async function showHistory(url) {
   try {
+    /** @type {UrlHistory} */
     const { history } = await api(sitePath(`/urls/${encodeURIComponent(url)}/history`));
     $('#history-title').textContent = `History of ${url}`;
     $('#history-table tbody').replaceChildren(
@@ -390,15 +519,18 @@ async function showHistory(url) {
     );
     $('#history').hidden = false;
   } catch (error) {
-    showError(`History failed: ${error.message}`);
+    showError(`History failed: ${messageOf(error)}`);
   }
 }
 
 // The API streams the export to disk as an attachment: the tab never holds the rows. A plain link cannot send the
 // bearer token, so an authenticated POST first mints a short-lived link signed for this site (never the token itself).
+/** @param {DownloadLinkRequest['format']} format */
 async function download(format) {
   try {
+    /** @type {DownloadLinkRequest} */
     const body = { format, ...Object.fromEntries(urlQuery(null)) };
+    /** @type {DownloadLink} */
     const { url } = await api(sitePath('/urls/download'), { method: 'POST', body });
     const link = document.createElement('a');
     link.href = url;
@@ -406,13 +538,16 @@ async function download(format) {
     link.click();
     showErrorAt('download', null);
   } catch (error) {
-    showErrorAt('download', `Download failed: ${error.message}`);
+    showErrorAt('download', `Download failed: ${messageOf(error)}`);
   }
 }
 
-// The select shows the site's schedule; one set elsewhere (the CLI: `90m`) gets an option of its own.
+/**
+ * The select shows the site's schedule; one set elsewhere (the CLI: `90m`) gets an option of its own.
+ * @param {Site} site
+ */
 function renderSchedule(site) {
-  const select = $('#schedule');
+  const select = $('#schedule', 'select');
   if (![...select.options].some((option) => option.value === site.schedule)) {
     const option = document.createElement('option');
     option.value = site.schedule;
@@ -425,14 +560,17 @@ function renderSchedule(site) {
 
 async function onScheduleChange() {
   try {
-    renderSchedule(await api(sitePath(), { method: 'PATCH', body: { schedule: $('#schedule').value } }));
+    /** @type {Site} */
+    const site = await api(sitePath(), { method: 'PATCH', body: { schedule: $('#schedule', 'select').value } });
+    renderSchedule(site);
     showError(null);
     await loadSites();
   } catch (error) {
-    showError(`Setting the schedule failed: ${error.message}`);
+    showError(`Setting the schedule failed: ${messageOf(error)}`);
   }
 }
 
+/** @param {string} siteId */
 async function openSite(siteId) {
   state.siteId = siteId;
   $('#site-title').textContent = `Site ${siteId}`;
@@ -441,7 +579,9 @@ async function openSite(siteId) {
   // The errors of another site's sync or download are not this site's.
   showErrorAt('sync', null);
   showErrorAt('download', null);
-  renderSchedule(await api(sitePath()));
+  /** @type {Site} */
+  const site = await api(sitePath());
+  renderSchedule(site);
   const syncs = await loadSyncs();
   if (state.siteId !== siteId) return;
   // A Sync clicked while the site was opening renders its own status, failures and progress.
@@ -453,15 +593,15 @@ async function openSite(siteId) {
 }
 
 function wire() {
-  $('#token').value = token();
+  $('#token', 'input').value = token();
   const checkHealth = watchHealth(token);
   $('#token-form').addEventListener('submit', (event) => {
     event.preventDefault();
-    sessionStorage.setItem(TOKEN_KEY, $('#token').value);
+    sessionStorage.setItem(TOKEN_KEY, $('#token', 'input').value);
     void checkHealth();
     void loadSites().then(
       () => showError(null),
-      (error) => showError(`Loading sites failed: ${error.message}`),
+      (error) => showError(`Loading sites failed: ${messageOf(error)}`),
     );
   });
   $('#estimate-form').addEventListener('submit', onEstimate);
@@ -478,14 +618,14 @@ function wire() {
     event.preventDefault();
     void loadUrls(null).then(
       () => showError(null),
-      (error) => showError(`Listing failed: ${error.message}`),
+      (error) => showError(`Listing failed: ${messageOf(error)}`),
     );
   });
-  $('#first-page').addEventListener('click', () => void loadUrls(null).catch((error) => showError(error.message)));
-  $('#next-page').addEventListener('click', () => void loadUrls(state.cursor).catch((error) => showError(error.message)));
+  $('#first-page').addEventListener('click', () => void loadUrls(null).catch((error) => showError(messageOf(error))));
+  $('#next-page').addEventListener('click', () => void loadUrls(state.cursor).catch((error) => showError(messageOf(error))));
   $('#download-ndjson').addEventListener('click', () => void download('ndjson'));
   $('#download-csv').addEventListener('click', () => void download('csv'));
-  void loadSites().catch((error) => showError(error.status === 401 ? 'Enter the API token above.' : `Loading sites failed: ${error.message}`));
+  void loadSites().catch((error) => showError(statusOf(error) === 401 ? 'Enter the API token above.' : `Loading sites failed: ${messageOf(error)}`));
 }
 
 wire();

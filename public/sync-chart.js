@@ -1,5 +1,9 @@
 // A site's URL count and changes over its last finished syncs: an inline SVG chart and a table of the same numbers.
+import { $ } from './page.js';
 import { figure } from './sync-progress.js';
+
+/** @typedef {import('../lib/inventory/schemas.js').Sync} Sync */
+/** @typedef {{ ended: string, urls: number, new: number, changed: number, returned: number, removed: number }} TrendRow */
 
 const SVG = 'http://www.w3.org/2000/svg';
 const WIDTH = 480;
@@ -9,7 +13,11 @@ const PAD = 4;
 // Each band has its label above it.
 const LABEL = 14;
 
-/** A finished sync's figures: live URLs after it (seen, kept unchanged, kept unread) and what it changed. */
+/**
+ * A finished sync's figures: live URLs after it (seen, kept unchanged, kept unread) and what it changed.
+ * @param {Sync} sync
+ * @returns {TrendRow}
+ */
 export function syncFigures(sync) {
   return {
     ended: sync.finishedAt ?? sync.updatedAt,
@@ -21,8 +29,19 @@ export function syncFigures(sync) {
   };
 }
 
-const changes = (row) => row.new + row.changed + row.returned + row.removed;
+/**
+ * What a sync changed, all told: new, changed, returned and removed URLs.
+ * @param {TrendRow} row
+ * @returns {number}
+ */
+export const changes = (row) => row.new + row.changed + row.returned + row.removed;
 
+/**
+ * @param {keyof SVGElementTagNameMap} name
+ * @param {Record<string, string | number>} attributes
+ * @param {string} [text]
+ * @returns {SVGElement}
+ */
 function node(name, attributes, text) {
   const element = document.createElementNS(SVG, name);
   for (const [key, value] of Object.entries(attributes)) element.setAttribute(key, String(value));
@@ -31,11 +50,17 @@ function node(name, attributes, text) {
 }
 
 // The URL count as a line over the top band, the changes as bars under it; each point and bar has its own tooltip.
+/**
+ * @param {TrendRow[]} rows
+ * @returns {SVGElement}
+ */
 function chart(rows) {
   const step = (WIDTH - 2 * PAD) / Math.max(rows.length, 1);
+  /** @type {(i: number) => number} */
   const x = (i) => PAD + step * (i + 0.5);
   const maxUrls = Math.max(...rows.map((row) => row.urls), 1);
   const maxChanges = Math.max(...rows.map(changes), 1);
+  /** @type {(urls: number) => number} */
   const y = (urls) => LABEL + (LINE_HEIGHT - LABEL - PAD) * (1 - urls / maxUrls);
   const barBottom = LINE_HEIGHT + LABEL + BAR_HEIGHT;
   const name = `URL count and changes over the last ${rows.length} finished sync${rows.length === 1 ? '' : 's'} (figures in the table below)`;
@@ -56,6 +81,10 @@ function chart(rows) {
   return svg;
 }
 
+/**
+ * @param {TrendRow} row
+ * @returns {HTMLTableRowElement}
+ */
 function tableRow(row) {
   const tr = document.createElement('tr');
   const values = [row.ended.slice(0, 16).replace('T', ' '), ...[row.urls, row.new, row.changed, row.returned, row.removed].map(figure)];
@@ -70,14 +99,17 @@ function tableRow(row) {
   return tr;
 }
 
-/** Draws #trend-chart and fills #trend-table from a site's syncs (newest first, as the API lists them); only `done` ones count. */
+/**
+ * Draws #trend-chart and fills #trend-table from a site's syncs (newest first, as the API lists them); only `done` ones count.
+ * @param {Sync[]} syncs
+ */
 export function renderTrend(syncs) {
   const rows = syncs
     .filter((sync) => sync.state === 'done')
     .reverse()
     .map(syncFigures);
-  document.querySelector('#trend-empty').hidden = rows.length > 0;
-  document.querySelector('#trend-chart').replaceChildren(...(rows.length ? [chart(rows)] : []));
-  document.querySelector('#trend-table').hidden = rows.length === 0;
-  document.querySelector('#trend-table tbody').replaceChildren(...rows.map(tableRow));
+  $('#trend-empty').hidden = rows.length > 0;
+  $('#trend-chart').replaceChildren(...(rows.length ? [chart(rows)] : []));
+  $('#trend-table').hidden = rows.length === 0;
+  $('#trend-table tbody').replaceChildren(...rows.map(tableRow));
 }
