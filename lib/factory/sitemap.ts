@@ -1,4 +1,4 @@
-import { discover, fallbackAfterRobots, parseRootUrl } from './discovery/discovery.js';
+import { discover, fallbackAfterRobots, parseRootUrl, type Discovery } from './discovery/discovery.js';
 import { isFactoryError } from '../core/errors.js';
 import { resolveWalkOptions, type WalkOptions, type WalkOptionsInput } from '../core/limits.js';
 import { compileFilter, type EntryFilter } from './filter/index.js';
@@ -44,6 +44,8 @@ export interface WalkCallOptions extends WalkOptionsInput {
    * display's count of what was found (batches are handed out a thousand at a time). A retried read counts again.
    */
   onFound?: (items: number) => void;
+  /** Told what discovery found (robots.txt, its rules, where the roots came from) before a site root's walk begins. */
+  onDiscovery?: (found: Discovery) => void;
 }
 
 /** A site root (`https://host/`, path `/`, no query) is discovered first; any other URL is a sitemap. */
@@ -186,6 +188,7 @@ export async function* walkEvents<T>(url: string, options: WalkCallOptions, mapp
   const checked = parseSiteUrl(url, limits.net);
   if (!isSiteRoot(url)) return yield* new SitemapWalk<T>(limits, { roots: [checked.href] }, setup).events();
   const found = await discoveredRoots(url, limits, options.signal);
+  options.onDiscovery?.(found);
   // The summary's `errors` is every error line of the run: discovery's problems, a failed walk's before the fallback.
   let errorLines = 0;
   for (const problem of found.problems) {

@@ -31,7 +31,8 @@ export async function openLocalSitemap(fileUrl: string, options: OpenSitemapOpti
     contentEncoding: null,
     maxBytes: options.maxUncompressedBytes,
   });
-  return { url: fileUrl, status: 200, contentType: null, gzipped, bytes, declaredBytes: size, wireBytes: () => read.bytes, etag: null, lastModified: null };
+  const served = { contentType: null, contentEncoding: null, etag: null, lastModified: null };
+  return { url: fileUrl, status: 200, ...served, gzipped, bytes, declaredBytes: size, wireBytes: () => read.bytes };
 }
 
 async function* counted(source: AsyncIterable<Buffer>, read: { bytes: number }): AsyncGenerator<Uint8Array> {

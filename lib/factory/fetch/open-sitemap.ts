@@ -58,7 +58,8 @@ async function openedFrom(response: SafeResponse, options: OpenSitemapOptions): 
     const wire = { bytes: 0 };
     const { gzipped, bytes } = await decodeBody(metered(response.body, wire), decodeOptions);
     const contentType = response.headers.get('content-type');
-    return { url: response.url, status: response.status, contentType, gzipped, bytes, declaredBytes, wireBytes: () => wire.bytes, ...validatorsOf(response) };
+    const served = { contentType, contentEncoding, ...validatorsOf(response) };
+    return { url: response.url, status: response.status, ...served, gzipped, bytes, declaredBytes, wireBytes: () => wire.bytes };
   } catch (error) {
     await response.discard();
     throw error;

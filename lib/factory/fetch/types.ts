@@ -80,6 +80,8 @@ export interface OpenedSitemap {
   contentType: string | null;
   /** True when at least one gzip layer was removed. */
   gzipped: boolean;
+  /** The response's `Content-Encoding` (null when absent, or for a local file). */
+  contentEncoding: string | null;
   /** Decoded bytes, streamed; errors (`too_large`, `decompress`, `timeout`) surface while iterating. */
   bytes: AsyncIterable<Uint8Array>;
   /** The body's length as the server declared it (Content-Length), or null when it did not. */

@@ -13,6 +13,7 @@ import { createSitemapParser, type ParsedItem, type ParseStats, type SitemapPars
 import { sitemapRequestOptions } from '../fetch/request-options.js';
 import type { ParsedUrl, ReportedError, SitemapFormat, SitemapRef, SitemapValidator } from '../../core/types.js';
 import { fetchPlan, validatorToKeep } from './walk-policy.js';
+import { DocumentStart, type SitemapDocument } from './sitemap-document.js';
 import { createLogger } from '../../utils/logger.js';
 import { backoffDelayMs } from '../../utils/backoff.js';
 import { printableUrl } from '../url/site-url.js';
@@ -88,6 +89,8 @@ export interface SitemapReadSummary {
   unchanged: boolean;
   /** What to remember of it for the next run (walk-policy `validatorToKeep`), or null. */
   validator: SitemapValidator | null;
+  /** How it was served and how its document starts; null when it was not read (unchanged). */
+  document: SitemapDocument | null;
 }
 
 /**
@@ -230,7 +233,7 @@ class ReadCursor<T> {
     log.warn({ event: 'sitemap_limit', kind, url: this.ref.url, depth: this.ref.depth }, message);
   }
 
-  summary(opened: OpenedSitemap, stats: ParseStats): SitemapReadSummary {
+  summary(opened: OpenedSitemap, stats: ParseStats, document: SitemapDocument): SitemapReadSummary {
     if (stats.truncated && !this.full) this.problem('invalid_xml', `document ends before its root element closes: the ${this.entries} entries read are kept`);
     const drops = locDropsOf(stats.dropped, stats.dropExamples);
     const dropsText = locDropsText(drops);
@@ -264,6 +267,7 @@ class ReadCursor<T> {
       problems: this.problems,
       unchanged: false,
       validator: validatorToKeep(read),
+      document,
     };
   }
 }
@@ -282,7 +286,8 @@ function unchangedSummary(
   const lastModified = seen.answered?.lastModified ?? seen.previous?.lastModified ?? null;
   const validator = validatorToKeep({ ref, children: 0, problems: 0, etag, lastModified });
   const counts = { entries: 0, items: skip, children: 0, dropped: 0, drops: {}, invalidLastmod: 0, bytes: 0 };
-  return { url: ref.url, finalUrl: seen.finalUrl, format: null, depth: ref.depth, ...counts, truncated: false, problems: [], unchanged: true, validator };
+  const unread = { format: null, truncated: false, problems: [], unchanged: true, document: null };
+  return { url: ref.url, finalUrl: seen.finalUrl, depth: ref.depth, ...counts, ...unread, validator };
 }
 
 /** Re-throws a failure with the sitemap's depth and parent, logged where that context is known. */
@@ -344,9 +349,11 @@ async function* readOnce<T>(
   if (opened.url !== ref.url) yield { type: 'redirected' as const, finalUrl: opened.url };
   if (opened.notModified) return unchangedSummary(ref, setup.skip, { finalUrl: opened.url, previous: setup.previous ?? null, answered: opened });
   const parser = createSitemapParser({ sitemapUrl: opened.url, maxUrlLength: options.maxUrlLength });
+  const start = new DocumentStart();
   let parsing = false;
   try {
     for await (const chunk of opened.bytes) {
+      start.see(chunk);
       parsing = true;
       const items = parser.write(chunk);
       parsing = false;
@@ -360,7 +367,7 @@ async function* readOnce<T>(
   }
   if (!cursor.full) yield* cursor.take(parser.end());
   yield* cursor.flush();
-  const summary = cursor.summary(opened, parser.stats);
+  const summary = cursor.summary(opened, parser.stats, start.document(opened));
   log.debug({ event: 'sitemap_read', url: ref.url, depth: ref.depth, entries: summary.entries, bytes: summary.bytes }, 'sitemap read');
   return summary;
 }

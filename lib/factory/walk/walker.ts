@@ -5,6 +5,7 @@ import { Frontier, urlLimitError } from '../../core/frontier.js';
 import type { WalkOptions } from '../../core/limits.js';
 import { SignalQueue } from './signal-queue.js';
 import { readSitemap, type ItemMapper, type SitemapOpener, type SitemapReadEvent, type SitemapReadSummary } from './sitemap-reader.js';
+import type { SitemapDocument } from './sitemap-document.js';
 import type { ActiveSitemap, ReportedError, SitemapFormat, SitemapRef, SitemapValidator, WalkState, WalkSummary } from '../../core/types.js';
 import { duplicateChildren, redirectTarget, reportedError, sitemapKey, sitemapLimitError, type ChildCounts } from './walk-policy.js';
 import { createLogger } from '../../utils/logger.js';
@@ -44,6 +45,8 @@ export type WalkEvent<T> =
       unchanged: boolean;
       /** What the next run should be given for it (keyed by the sitemap's identity key), or null: read it whole next time. */
       validator: SitemapValidator | null;
+      /** How it was served and how its document starts (null when unchanged, not read): what the findings judge. */
+      document: SitemapDocument | null;
     }
   | ({ type: 'error' } & ReportedError)
   /** The caller's `maxUrls` was reached: the walk stopped there (a limit, not an error of the site). */
@@ -384,7 +387,7 @@ export class SitemapWalk<T> {
       this.counts.sitemaps += 1;
       this.counts.dropped += summary.dropped;
       addLocDrops(this.counts.drops, summary.drops);
-      const { url, depth, format, entries, children, dropped, drops, invalidLastmod, bytes, unchanged, validator } = summary;
+      const { url, depth, format, entries, children, dropped, drops, invalidLastmod, bytes, unchanged, validator, document } = summary;
       const duplicates = duplicateChildren(slot.children);
       yield {
         type: 'sitemap',
@@ -401,6 +404,7 @@ export class SitemapWalk<T> {
         bytes,
         unchanged,
         validator,
+        document,
       };
       for (const problem of summary.problems) yield this.countError({ type: 'error', ...problem });
       return;

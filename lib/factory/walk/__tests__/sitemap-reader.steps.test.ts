@@ -21,6 +21,7 @@ const twoChunks: SitemapOpener = async () => {
     url: URL_,
     status: 200,
     contentType: 'application/xml',
+    contentEncoding: null,
     gzipped: false,
     bytes: chunks(),
     declaredBytes: bytes.length,
