@@ -23,6 +23,7 @@ export type * from './core/types.js';
 export { RequestError } from './core/errors.js';
 export { type NetPolicyInput, REFUSED_HEADERS, parseResolveEntry, resolveWalkOptions } from './core/limits.js';
 export { discover } from './factory/discovery/discovery.js';
+export * from './factory/findings/index.js';
 export { proxyFromEnv } from './factory/fetch/proxy.js';
 export { walkLimits } from './factory/sitemap.js';
 export { parseSiteUrl } from './factory/url/site-url.js';

@@ -1,0 +1,44 @@
+// `check`: a site's (or one sitemap's) findings, from a walk over every entry as its sitemaps list them.
+import type { ParsedUrl, SitemapEntry, SitemapRef } from '../../core/types.js';
+import { robotsOf } from '../discovery/robots.js';
+import { isSiteRoot, toSitemapEntry, walkEvents, type WalkCallOptions } from '../sitemap.js';
+import type { ItemMapper } from '../walk/sitemap-reader.js';
+import type { SiteFacts } from './entry-checks.js';
+import type { SiteCheck } from './site-check.js';
+import { SiteInspector, type RootSource } from './site-inspector.js';
+
+/** Every entry as listed, duplicates included (the walk's own mappers keep one per loc): the findings count them. */
+const everyEntry = (): ItemMapper<SitemapEntry> => (pages: readonly ParsedUrl[], ref: SitemapRef, out: SitemapEntry[]) => {
+  for (const parsed of pages) out.push(toSitemapEntry(parsed, ref));
+};
+
+/**
+ * Checks a site's sitemaps (a root URL: discovered from robots.txt, then the well-known paths) or one sitemap and
+ * what it lists. Each sitemap is read once, its entries judged as they stream by; throws what the walk throws when
+ * there is nothing to check (robots.txt unreachable, no sitemap, the URL refused).
+ */
+export async function checkSite(url: string, options: WalkCallOptions & { now?: () => Date } = {}): Promise<SiteCheck> {
+  const now = options.now ?? (() => new Date());
+  const checkedAt = now();
+  let inspector: SiteInspector | null = null;
+  const start = (rootUrl: string, source: RootSource, facts: Omit<SiteFacts, 'checkedAt'>) =>
+    (inspector = new SiteInspector(rootUrl, source, { ...facts, checkedAt: checkedAt.getTime() }));
+  const root = isSiteRoot(url);
+  const events = walkEvents(
+    url,
+    {
+      ...options,
+      onDiscovery: (found) => {
+        options.onDiscovery?.(found);
+        start(found.rootUrl, found.source, { rootHost: new URL(found.rootUrl).host, robotsRules: robotsOf(found.robots).rules });
+      },
+    },
+    () => everyEntry,
+  );
+  for await (const event of events) {
+    inspector ??= start(url, root ? 'none' : 'given', { rootHost: url.startsWith('http') ? new URL(url).host : null, robotsRules: [] });
+    inspector.see(event);
+  }
+  inspector ??= start(url, 'given', { rootHost: null, robotsRules: [] });
+  return inspector.report(checkedAt);
+}

@@ -1,0 +1,51 @@
+import { z } from 'zod';
+import { ErrorKindSchema, SitemapFormatSchema } from '../../core/types.js';
+import { FindingSchema } from './finding.js';
+
+/** How a sitemap was found: robots.txt, a well-known path, an index (its `parent`), or the caller. */
+export const FoundViaSchema = z.object({ by: z.enum(['robots', 'well-known', 'index', 'given']), parent: z.string().nullable() });
+export type FoundVia = z.infer<typeof FoundViaSchema>;
+
+/** `ok`: read, nothing wrong; `has_issues`: read, with an error or a warning; `failed`: not read (its failure says why). */
+export const SitemapStatusSchema = z.enum(['ok', 'has_issues', 'failed']);
+export type SitemapStatus = z.infer<typeof SitemapStatusSchema>;
+
+/** One sitemap of a check: where it was found, what it is, what it gave, and what is wrong with it. */
+export const SitemapCheckSchema = z.object({
+  url: z.string(),
+  foundVia: FoundViaSchema,
+  kind: SitemapFormatSchema.nullable(),
+  status: SitemapStatusSchema,
+  failure: z.object({ kind: ErrorKindSchema, message: z.string(), httpStatus: z.number().int().nullable() }).nullable(),
+  /** Page entries listed (up to the per-file cap), and child sitemaps for an index. */
+  urls: z.number().int().nonnegative(),
+  children: z.number().int().nonnegative(),
+  /** Locs dropped as unusable. */
+  dropped: z.number().int().nonnegative(),
+  /** Bytes of the document, uncompressed. */
+  bytes: z.number().int().nonnegative(),
+  findings: z.array(FindingSchema),
+});
+export type SitemapCheck = z.infer<typeof SitemapCheckSchema>;
+
+export const CheckCountsSchema = z.object({
+  sitemaps: z.number().int().nonnegative(),
+  failed: z.number().int().nonnegative(),
+  /** Findings of each severity, the site's and every sitemap's; a failed sitemap counts as an error. */
+  errors: z.number().int().nonnegative(),
+  warnings: z.number().int().nonnegative(),
+  notices: z.number().int().nonnegative(),
+});
+export type CheckCounts = z.infer<typeof CheckCountsSchema>;
+
+/** A whole check: the site (or the one sitemap given), each sitemap, the findings of the sitemaps together, and counts. */
+export const SiteCheckSchema = z.object({
+  rootUrl: z.string(),
+  checkedAt: z.string(),
+  /** Where the roots came from: robots.txt, a well-known path, nowhere, or the caller (a sitemap URL given). */
+  discovery: z.enum(['robots', 'fallback', 'none', 'given']),
+  sitemaps: z.array(SitemapCheckSchema),
+  findings: z.array(FindingSchema),
+  counts: CheckCountsSchema,
+});
+export type SiteCheck = z.infer<typeof SiteCheckSchema>;
