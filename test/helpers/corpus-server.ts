@@ -14,6 +14,8 @@ const SiteSchema = z.object({
   origin: z.string().nullable(),
   roots: z.array(z.string()),
   files: z.array(z.object({ path: z.string() })),
+  /** What is odd about the site (`broken`, `relative-locs`, `missing-children`...): the manifest's words. */
+  tags: z.array(z.string()).default([]),
 });
 export type CorpusSite = z.infer<typeof SiteSchema>;
 

@@ -1,4 +1,5 @@
 // `check`: a site's (or one sitemap's) findings, from a walk over every entry as its sitemaps list them.
+import { isFactoryError, type ErrorKind } from '../../core/errors.js';
 import type { ParsedUrl, SitemapEntry, SitemapRef } from '../../core/types.js';
 import { robotsOf } from '../discovery/robots.js';
 import { isSiteRoot, toSitemapEntry, walkEvents, type WalkCallOptions } from '../sitemap.js';
@@ -6,6 +7,8 @@ import type { ItemMapper } from '../walk/sitemap-reader.js';
 import type { SiteFacts } from './entry-checks.js';
 import type { SiteCheck } from './site-check.js';
 import { SiteInspector, type RootSource } from './site-inspector.js';
+
+const REFUSED_INPUT = new Set<ErrorKind>(['invalid_url', 'blocked_ssrf']);
 
 /** Every entry as listed, duplicates included (the walk's own mappers keep one per loc): the findings count them. */
 const everyEntry = (): ItemMapper<SitemapEntry> => (pages: readonly ParsedUrl[], ref: SitemapRef, out: SitemapEntry[]) => {
@@ -23,7 +26,8 @@ export async function checkSite(url: string, options: WalkCallOptions & { now?: 
   let inspector: SiteInspector | null = null;
   const start = (rootUrl: string, source: RootSource, facts: Omit<SiteFacts, 'checkedAt'>) =>
     (inspector = new SiteInspector(rootUrl, source, { ...facts, checkedAt: checkedAt.getTime() }));
-  const root = isSiteRoot(url);
+  const local = options.readLocalFiles === true && url.startsWith('file:');
+  const root = !local && isSiteRoot(url);
   const events = walkEvents(
     url,
     {
@@ -35,10 +39,13 @@ export async function checkSite(url: string, options: WalkCallOptions & { now?: 
     },
     () => everyEntry,
   );
-  for await (const event of events) {
-    inspector ??= start(url, root ? 'none' : 'given', { rootHost: url.startsWith('http') ? new URL(url).host : null, robotsRules: [] });
-    inspector.see(event);
+  const started = () => inspector ?? start(url, root ? 'none' : 'given', { rootHost: local ? null : new URL(url).host, robotsRules: [] });
+  try {
+    for await (const event of events) started().see(event);
+  } catch (error) {
+    // What the caller gave is refused (not a URL, a private address): that is bad input, not a finding of the site.
+    if (!isFactoryError(error) || (inspector === null && REFUSED_INPUT.has(error.kind))) throw error;
+    started().failed(error);
   }
-  inspector ??= start(url, 'given', { rootHost: null, robotsRules: [] });
-  return inspector.report(checkedAt);
+  return started().report(checkedAt);
 }

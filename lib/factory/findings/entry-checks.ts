@@ -63,12 +63,18 @@ export class SitemapEntryChecks {
       return;
     }
     const onSiteHost = this.site.rootHost !== null && url.host === this.site.rootHost;
-    if (url.host !== this.sitemap.host) {
-      if (!(onSiteHost && this.declared)) this.crossHost.add(loc);
-    } else if (!this.declared && !url.pathname.startsWith(this.folder)) this.outsidePath.add(loc);
+    // A local file has no host for its locs to be on or off.
+    if (this.sitemap.protocol !== 'file:') this.placement(url, loc, onSiteHost);
     if (onSiteHost && !isPathAllowed(this.site.robotsRules, url.pathname + url.search)) this.disallowed.add(loc);
     if (LISTS_A_SITEMAP.test(url.pathname)) this.listsSitemaps.add(loc);
     this.lastmod(entry);
+  }
+
+  // The protocol's rule: a sitemap lists its own host's URLs under its own folder, unless robots.txt submitted it.
+  private placement(url: URL, loc: string, onSiteHost: boolean): void {
+    if (url.host !== this.sitemap.host) {
+      if (!(onSiteHost && this.declared)) this.crossHost.add(loc);
+    } else if (!this.declared && !url.pathname.startsWith(this.folder)) this.outsidePath.add(loc);
   }
 
   private lastmod(entry: SitemapEntry): void {

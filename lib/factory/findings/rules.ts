@@ -5,6 +5,8 @@ import type { Severity } from './finding.js';
  * console read. The protocol (sitemaps.org) and the search engines' own documentation define them.
  */
 export const RULES = {
+  no_sitemap: { severity: 'error', about: 'robots.txt declares no sitemap and none answers at the well-known paths' },
+  robots_unreachable: { severity: 'error', about: 'robots.txt does not answer (5xx, 429 or unreachable): crawlers read that as "disallow all"' },
   namespace: { severity: 'error', about: 'the root element is not in the sitemap namespace http://www.sitemaps.org/schemas/sitemap/0.9' },
   too_many_urls: { severity: 'error', about: 'more than 50,000 URLs (or child sitemaps) in one file: the rest is not read' },
   too_large: { severity: 'error', about: 'more than 50 MiB uncompressed' },

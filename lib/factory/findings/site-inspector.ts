@@ -1,6 +1,7 @@
 // Turns a walk's events into a site check: each sitemap's record with its findings, and the site's own findings.
 // Entries pass through once and are not kept: per-rule counts and a few examples are. A sitemap's entries may come
 // after the walk's report of it (its last batch is handed out later), so records are made at the end.
+import type { FactoryError } from '../../core/errors.js';
 import type { ReportedError, SitemapEntry } from '../../core/types.js';
 import type { WalkEvent } from '../walk/walker.js';
 import { documentFindings, type SitemapRead } from './document-rules.js';
@@ -31,7 +32,11 @@ const PROBLEM_RULES: Partial<Record<ReportedError['kind'], 'too_many_urls' | 'tr
   too_deep: 'too_deep',
 };
 
-function statusOf(findings: Finding[]): SitemapStatus {
+function statusOf(error: FactoryError): { status?: number } {
+  return error.context.status === undefined ? {} : { status: error.context.status };
+}
+
+function sitemapStatusOf(findings: Finding[]): SitemapStatus {
   return findings.some((f) => f.severity !== 'notice') ? 'has_issues' : 'ok';
 }
 
@@ -39,6 +44,7 @@ function statusOf(findings: Finding[]): SitemapStatus {
 export class SiteInspector {
   private readonly sitemaps = new Map<string, Seen>();
   private readonly site: SiteEntryChecks;
+  private readonly siteProblems: Finding[] = [];
 
   constructor(
     private readonly rootUrl: string,
@@ -82,6 +88,17 @@ export class SiteInspector {
     if (rule !== undefined) seen.problems.push(finding(rule, error.message));
   }
 
+  /**
+   * The walk ended with nothing to check: no sitemap anywhere or robots.txt down are the site's findings; a root
+   * sitemap that failed (every root did) is a failed sitemap, as a failed child is.
+   */
+  failed(error: FactoryError): void {
+    if (error.kind === 'not_sitemap' && this.source === 'none') {
+      this.siteProblems.push(finding('no_sitemap', error.message));
+    } else if (error.kind === 'robots_unreachable') this.siteProblems.push(finding('robots_unreachable', error.message));
+    else this.error({ kind: error.kind, url: error.url ?? this.rootUrl, message: error.message, parent: null, depth: 0, ...statusOf(error) });
+  }
+
   private foundVia(parent: string | null | undefined): FoundVia {
     return parent ? { by: 'index', parent } : { by: FOUND_BY[this.source], parent: null };
   }
@@ -93,7 +110,7 @@ export class SiteInspector {
       const context = { parentFormat: read.parent === null ? null : ('sitemapindex' as const), foundBy: foundVia.by };
       const findings = bySeverity([...documentFindings(read, context), ...seen.checks.findings(read), ...seen.problems]);
       const counts = { urls: read.entries, children: read.children, dropped: read.dropped, bytes: read.bytes };
-      return { url, foundVia, kind: read.format, status: statusOf(findings), failure: null, ...counts, findings };
+      return { url, foundVia, kind: read.format, status: sitemapStatusOf(findings), failure: null, ...counts, findings };
     }
     if (failure === null) return null;
     return {
@@ -114,7 +131,7 @@ export class SiteInspector {
       .map(([url, seen]) => this.record(url, seen))
       .filter((record): record is SitemapCheck => record !== null)
       .sort((a, b) => rank[a.status] - rank[b.status]);
-    const findings = bySeverity(this.site.findings());
+    const findings = bySeverity([...this.siteProblems, ...this.site.findings()]);
     return { rootUrl: this.rootUrl, checkedAt: checkedAt.toISOString(), discovery: this.source, sitemaps, findings, counts: countsOf(sitemaps, findings) };
   }
 }
