@@ -52,6 +52,20 @@ function registerCommands(program: Command, run: (action: () => Promise<Action>)
   discover.addHelpText('after', examples(['crawler-factory discover https://www.example.com/', 'crawler-factory discover example.com --ndjson']));
   discover.action(run(async () => (await import('./commands/discover.js')).discoverCommand));
 
+  const check = program
+    .command('check')
+    .summary("lint a site's sitemaps: each one's status and findings; exit 1 on any error")
+    .description(
+      "The findings of every sitemap of a site (a root is discovered first: robots.txt, then well-known paths) or of one sitemap and its children: the protocol's rules and the search engines' (namespace, size, encoding, locs on other hosts, lastmod, duplicates, robots.txt, hreflang...). Exit 1 when any error is found (a sitemap that fails is one), 0 otherwise.",
+    )
+    .argument('<input>', 'site root, sitemap URL or local sitemap file')
+    .addOption(new Option('--format <format>', 'output format').choices(['human', 'json', 'ndjson']).default('human'));
+  addNetworkOptions(check).addHelpText(
+    'after',
+    examples(['crawler-factory check https://www.example.com/', 'crawler-factory check https://www.example.com/sitemap.xml --format ndjson']),
+  );
+  check.action(run(async () => (await import('./commands/check.js')).checkCommand));
+
   const estimate = program
     .command('estimate')
     .summary('scope pre-flight as JSON: sub-sitemaps, URL range, languages, transport')
