@@ -1,4 +1,5 @@
 // Each finding rule against a loopback site that breaks it, and the same site without the fault finding nothing.
+import { readFile } from 'node:fs/promises';
 import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import type { CannedResponse } from '../../../demo/loopback-server.js';
@@ -257,10 +258,12 @@ describe('the site', () => {
 });
 
 describe('the catalogue', () => {
-  it('every rule has a severity and a sentence', () => {
+  it('every rule has a severity and a sentence, and docs/cli.md lists it as the catalogue says', async () => {
+    const docs = await readFile(new URL('../../../../docs/cli.md', import.meta.url), 'utf8');
     for (const [rule, { severity, about }] of Object.entries(RULES)) {
       expect(['error', 'warning', 'notice'], rule).toContain(severity);
       expect(about.length, rule).toBeGreaterThan(20);
+      expect(docs, rule).toContain(`| \`${rule}\` | ${severity} | ${about} |`);
     }
   });
 });
