@@ -1,6 +1,7 @@
 import { LocDropsSchema } from './loc-drops.js';
 import { z } from 'zod';
 import { ERROR_KINDS } from './errors.js';
+import { FindingSchema } from './finding.js';
 
 /** Valid `<changefreq>` values (sitemaps.org); anything else is read as null. */
 export const ChangefreqSchema = z.enum(['always', 'hourly', 'daily', 'weekly', 'monthly', 'yearly', 'never']);
@@ -124,6 +125,25 @@ export const SitemapValidatorSchema = z.object({
   lastmod: z.string().max(100).nullable(),
 });
 export type SitemapValidator = z.infer<typeof SitemapValidatorSchema>;
+
+/**
+ * One sitemap as a job read it, kept by the job's store for its sync to record: where it sits in the tree, what it
+ * is, what it gave, and the findings its read alone shows (how it was served and how its document starts).
+ */
+export const SitemapReportSchema = z.object({
+  url: z.string(),
+  parent: z.string().nullable(),
+  depth: z.number().int().nonnegative(),
+  kind: SitemapFormatSchema.nullable(),
+  urls: z.number().int().nonnegative(),
+  children: z.number().int().nonnegative(),
+  dropped: z.number().int().nonnegative(),
+  bytes: z.number().int().nonnegative(),
+  /** Not read: unchanged since the previous run (its figures are the previous read's). */
+  unchanged: z.boolean(),
+  findings: z.array(FindingSchema).max(64),
+});
+export type SitemapReport = z.infer<typeof SitemapReportSchema>;
 
 /** A run's validators, per sitemap identity key (lib/factory/url); only sitemaps that may be skipped next time are kept. */
 export const ValidatorsSchema = z.record(z.string().max(4_096), SitemapValidatorSchema);

@@ -1,4 +1,4 @@
-import type { JobCycle, JobState, ReportedError, ShardEntry, SitemapValidator, Validators } from '../core/types.js';
+import type { JobCycle, JobState, ReportedError, ShardEntry, SitemapReport, SitemapValidator, Validators } from '../core/types.js';
 import type { JobMeta, JobMetaInput, StatusParts, WorkItem } from './records.js';
 
 /** URLs a shard holds at most; the runner cuts a sitemap's URLs into shards of this size. */
@@ -116,6 +116,8 @@ export interface FinishRequest {
   fallback?: QueuedWork;
   /** A sitemap read (or found unchanged): what the next run is given for it, kept in the same step. */
   resync?: SitemapResync;
+  /** A sitemap read (or found unchanged): its report, kept for the job's sync to record (`readReports`). */
+  report?: SitemapReport;
   /**
    * The work's last shard, committed in the same atomic step (one store round trip for a sitemap that fits in one
    * shard). Checked as `commitShard` checks it; a refusal finishes nothing (`shard_refused`).
@@ -225,6 +227,8 @@ export interface JobStore {
   readPrevious(jobId: string, key: string): Promise<SitemapValidator | null>;
   /** Everything job `jobId` kept for the next run (a sync copies it into the inventory). */
   readResync(jobId: string): Promise<JobResync>;
+  /** The report of every sitemap the job finished reading (or found unchanged), in no particular order. */
+  readReports(jobId: string): Promise<SitemapReport[]>;
   /** Shard `n` (0-based), or null when it does not exist (not yet written, or expired). */
   readShard(jobId: string, n: number): Promise<ShardEntry[] | null>;
   /**

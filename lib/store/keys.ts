@@ -4,9 +4,9 @@ export function jobKeyPrefix(jobId: string): string {
 }
 
 /**
- * The fixed keys of a job, in the order every Lua script receives them as KEYS[1..15]. `progress` holds per-work
+ * The fixed keys of a job, in the order every Lua script receives them as KEYS[1..16]. `progress` holds per-work
  * counters (`<id>:claims` since the offset last moved, `<id>:added` children queued); `cycles` the kept cycles;
- * `secrets` the job's request headers, sealed, while it runs.
+ * `secrets` the job's request headers, sealed, while it runs; `reports` each finished sitemap's report, by work id.
  */
 export const JOB_KEY_NAMES = [
   'status',
@@ -24,6 +24,7 @@ export const JOB_KEY_NAMES = [
   'progress',
   'cycles',
   'secrets',
+  'reports',
 ] as const;
 
 /** One of the fixed keys of a job. */

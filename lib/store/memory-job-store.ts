@@ -1,4 +1,4 @@
-import { SitemapValidatorSchema, type ShardEntry, type SitemapValidator, type Validators } from '../core/types.js';
+import { SitemapReportSchema, SitemapValidatorSchema, type ShardEntry, type SitemapReport, type SitemapValidator, type Validators } from '../core/types.js';
 import { createLogger } from '../utils/logger.js';
 import { assertJobId } from './job-id.js';
 import {
@@ -180,6 +180,11 @@ export class MemoryJobStore implements JobStore {
       ([key, raw]) => [key, parseJsonRecord(raw, SitemapValidatorSchema, `memory validator ${jobId}/${key}`)] as const,
     );
     return { validators: Object.fromEntries(entries), unchanged: [...(job?.unchanged ?? [])] };
+  }
+
+  async readReports(jobId: string): Promise<SitemapReport[]> {
+    const job = this.find(assertJobId(jobId));
+    return [...(job?.reports ?? [])].map(([workId, raw]) => parseJsonRecord(raw, SitemapReportSchema, `memory report ${jobId}/${workId}`));
   }
 
   async readShard(jobId: string, n: number): Promise<ShardEntry[] | null> {

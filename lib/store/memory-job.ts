@@ -15,7 +15,16 @@ import {
   type RenewRequest,
   type VisitResult,
 } from './job-store.js';
-import { parseJsonRecord, serializeCycle, serializeError, serializeShard, serializeValidator, WorkItemSchema, type RawStatusParts } from './records.js';
+import {
+  parseJsonRecord,
+  serializeCycle,
+  serializeError,
+  serializeReport,
+  serializeShard,
+  serializeValidator,
+  WorkItemSchema,
+  type RawStatusParts,
+} from './records.js';
 
 // Names one commit of one claim: a retry of the same commit (lost reply) finds it recorded.
 const commitMark = ({ token, offset }: CommitRequest): string => `${token}:${offset}:`;
@@ -60,6 +69,8 @@ export class MemoryJob {
   /** Validators kept for the next run (identity key -> JSON), and the URLs of sitemaps found unchanged. */
   readonly validators = new Map<string, string>();
   readonly unchanged = new Set<string>();
+  /** Each finished sitemap's report, serialized, by work id (as the Redis hash keeps them). */
+  readonly reports = new Map<string, string>();
   /** The previous run's validators this job was given (identity key -> JSON). */
   readonly previous = new Map<string, string>();
   /** Which work added each redirect target to the visited set (the `redirect:` keys on Redis). */
@@ -149,6 +160,7 @@ export class MemoryJob {
     this.counters.duplicates += request.duplicates ?? 0;
     if (request.cycle && ++this.counters.cycleCount <= MAX_CYCLES_KEPT) this.cycles.push(serializeCycle(request.cycle));
     this.keepResync(request.resync);
+    if (request.report) this.reports.set(workId, serializeReport(request.report));
     this.pushErrors(request.errors.map(serializeError));
     this.applyFailure(request);
     this.settle();

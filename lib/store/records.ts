@@ -14,6 +14,8 @@ import {
   type ReportedError,
   type ShardEntry,
   type SitemapRef,
+  SitemapReportSchema,
+  type SitemapReport,
 } from '../core/types.js';
 import { JobIdSchema } from './job-id.js';
 import { StoreError } from './store-errors.js';
@@ -165,6 +167,11 @@ export function parseMeta(raw: string, jobId: string, key: string): JobMeta {
 /** A sitemap's validator as stored in the job's validators hash. */
 export function serializeValidator(validator: SitemapValidator): string {
   return JSON.stringify(SitemapValidatorSchema.parse(validator));
+}
+
+/** A sitemap's report as stored in the job's reports hash (by work id). */
+export function serializeReport(report: SitemapReport): string {
+  return JSON.stringify(SitemapReportSchema.parse(report));
 }
 
 /** An error as stored in the job's error list. */

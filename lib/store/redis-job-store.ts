@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { SitemapValidatorSchema, type ShardEntry, type SitemapValidator, type Validators } from '../core/types.js';
+import { SitemapReportSchema, SitemapValidatorSchema, type ShardEntry, type SitemapReport, type SitemapValidator, type Validators } from '../core/types.js';
 import { createLogger } from '../utils/logger.js';
 import type { SecretBox } from '../utils/secret-box.js';
 import { assertJobId } from './job-id.js';
@@ -28,6 +28,7 @@ import {
   parseMeta,
   parseRecord,
   serializeCycle,
+  serializeReport,
   serializeError,
   serializeMeta,
   serializeShard,
@@ -77,11 +78,11 @@ const pairs = (items: QueuedWork[]): string[] => items.flatMap(({ key, item }) =
 
 /** One finish's script arguments after prefix and now (FINISH_WORK's ARGV[3..], one group of FINISH_MANY's). */
 function finishArgs(request: FinishRequest): string[] {
-  const { workId, token, errors, countSitemap, failure, fallback, shard, claim, resync, duplicates = 0, cycle } = request;
+  const { workId, token, errors, countSitemap, failure, fallback, shard, claim, resync, duplicates = 0, cycle, report } = request;
   const last = shard === undefined ? ['', '0', ''] : [String(shard.offset), String(shard.entries.length), serializeShard(shard.entries)];
   const next = claim === undefined ? ['', '0', '0'] : [claim.token, String(Math.ceil(claim.leaseMs)), String(claim.maxClaims)];
   const kept = [resync?.key ?? '', resync?.validator ? serializeValidator(resync.validator) : '', resync?.unchanged ? resync.url : ''];
-  const found = [String(duplicates), cycle ? serializeCycle(cycle) : ''];
+  const found = [String(duplicates), cycle ? serializeCycle(cycle) : '', report ? serializeReport(report) : ''];
   return [
     token,
     workId,
@@ -268,6 +269,12 @@ export class RedisJobStore implements JobStore {
     if (raw === null) return null;
     if (typeof raw !== 'string') throw new StoreError('corrupt', `record ${hash} ${key} is not a string`, { key: hash });
     return parseJsonRecord(raw, SitemapValidatorSchema, `${hash} ${key}`);
+  }
+
+  async readReports(jobId: string): Promise<SitemapReport[]> {
+    const prefix = jobKeyPrefix(assertJobId(jobId));
+    const flat = parseRecord((await this.runner.send(['HGETALL', prefix + 'reports'])) ?? [], z.array(z.string()), prefix + 'reports');
+    return Object.entries(pairsToObject(flat)).map(([workId, raw]) => parseJsonRecord(raw, SitemapReportSchema, `${prefix}reports ${workId}`));
   }
 
   async readResync(jobId: string): Promise<JobResync> {

@@ -1,12 +1,12 @@
 // What a sitemap's own read says of it: how it was served, how its document starts, and the counts the reader kept.
 // Pure: each rule is a function of the `sitemap` event the walk emits and where the sitemap was found.
-import type { SitemapFormat } from '../../core/types.js';
-import type { WalkEvent } from '../walk/walker.js';
+import type { ReportedError, SitemapFormat } from '../../core/types.js';
+import type { SitemapReadSummary } from '../walk/sitemap-reader.js';
 import type { Finding } from './finding.js';
 import { finding } from './make-finding.js';
 
-/** The walk's report of one sitemap it read. */
-export type SitemapRead = Extract<WalkEvent<unknown>, { type: 'sitemap' }>;
+/** What the rules read of one sitemap's read: the walk's `sitemap` event and a job's read summary both carry it. */
+export type SitemapRead = Pick<SitemapReadSummary, 'url' | 'format' | 'document' | 'drops' | 'invalidLastmod' | 'bytes' | 'entries' | 'dropped' | 'unchanged'>;
 
 /** The protocol's namespace; `https://` and Google's old URIs are wrong, whatever lenient readers make of them. */
 export const SITEMAP_NAMESPACE = 'http://www.sitemaps.org/schemas/sitemap/0.9';
@@ -98,6 +98,20 @@ function countFindings(read: SitemapRead, context: ReadContext): Finding[] {
   if (read.format !== 'sitemapindex' && read.entries === 0 && read.dropped === 0) out.push(finding('empty', 'it lists no URLs'));
   if (context.foundBy === 'well-known') out.push(finding('undeclared', `found by probing, but robots.txt does not declare it: add "Sitemap: ${read.url}"`));
   return out;
+}
+
+// Problems a read sitemap reports that are findings of their own; the rest (junk locs) its drops already say.
+const PROBLEM_RULES: Partial<Record<ReportedError['kind'], 'too_many_urls' | 'truncated' | 'too_deep'>> = {
+  too_many_urls: 'too_many_urls',
+  too_many_children: 'too_many_urls',
+  invalid_xml: 'truncated',
+  too_deep: 'too_deep',
+};
+
+/** The finding a problem of a read sitemap is (a cap reached, a cut document), or null when its drops already say it. */
+export function problemFinding(problem: Pick<ReportedError, 'kind' | 'message'>): Finding | null {
+  const rule = PROBLEM_RULES[problem.kind];
+  return rule === undefined ? null : finding(rule, problem.message);
 }
 
 /** The findings of one sitemap's read (not its entries'). */

@@ -6,6 +6,13 @@ import { FindingSchema } from './finding.js';
 export const FoundViaSchema = z.object({ by: z.enum(['robots', 'well-known', 'index', 'given']), parent: z.string().nullable() });
 export type FoundVia = z.infer<typeof FoundViaSchema>;
 
+const FOUND_BY = { robots: 'robots', fallback: 'well-known', none: 'given', given: 'given' } as const;
+
+/** How a sitemap was found: its parent index, else how the roots were found (robots.txt, probing, or the caller). */
+export function foundViaOf(parent: string | null | undefined, roots: keyof typeof FOUND_BY): FoundVia {
+  return parent ? { by: 'index', parent } : { by: FOUND_BY[roots], parent: null };
+}
+
 /** `ok`: read, nothing wrong; `has_issues`: read, with an error or a warning; `failed`: not read (its failure says why). */
 export const SitemapStatusSchema = z.enum(['ok', 'has_issues', 'failed']);
 export type SitemapStatus = z.infer<typeof SitemapStatusSchema>;

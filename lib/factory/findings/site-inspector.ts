@@ -4,11 +4,11 @@
 import type { FactoryError } from '../../core/errors.js';
 import type { ReportedError, SitemapEntry } from '../../core/types.js';
 import type { WalkEvent } from '../walk/walker.js';
-import { documentFindings, type SitemapRead } from './document-rules.js';
+import { documentFindings, problemFinding } from './document-rules.js';
 import { SitemapEntryChecks, type SiteFacts } from './entry-checks.js';
 import { bySeverity, type Finding } from './finding.js';
 import { finding } from './make-finding.js';
-import type { CheckCounts, FoundVia, SiteCheck, SitemapCheck, SitemapStatus } from './site-check.js';
+import { foundViaOf, type CheckCounts, type FoundVia, type SiteCheck, type SitemapCheck, type SitemapStatus } from './site-check.js';
 import { SiteEntryChecks } from './site-checks.js';
 
 /** How the roots of the walk were found. */
@@ -17,20 +17,14 @@ export type RootSource = SiteCheck['discovery'];
 interface Seen {
   index: number;
   checks: SitemapEntryChecks;
-  read: SitemapRead | null;
+  read: SitemapReadEvent | null;
   failure: ReportedError | null;
   /** Problems the read reported after it (a cap reached, a cut document). */
   problems: Finding[];
 }
 
-const FOUND_BY: Record<RootSource, FoundVia['by']> = { robots: 'robots', fallback: 'well-known', none: 'given', given: 'given' };
-// Problems a read sitemap reports that are findings of their own; the rest (junk locs) its drops already say.
-const PROBLEM_RULES: Partial<Record<ReportedError['kind'], 'too_many_urls' | 'truncated' | 'too_deep'>> = {
-  too_many_urls: 'too_many_urls',
-  too_many_children: 'too_many_urls',
-  invalid_xml: 'truncated',
-  too_deep: 'too_deep',
-};
+/** The walk's report of one sitemap it read. */
+type SitemapReadEvent = Extract<WalkEvent<unknown>, { type: 'sitemap' }>;
 
 function statusOf(error: FactoryError): { status?: number } {
   return error.context.status === undefined ? {} : { status: error.context.status };
@@ -84,8 +78,8 @@ export class SiteInspector {
       seen.failure = error;
       return;
     }
-    const rule = PROBLEM_RULES[error.kind];
-    if (rule !== undefined) seen.problems.push(finding(rule, error.message));
+    const problem = problemFinding(error);
+    if (problem !== null) seen.problems.push(problem);
   }
 
   /**
@@ -100,7 +94,7 @@ export class SiteInspector {
   }
 
   private foundVia(parent: string | null | undefined): FoundVia {
-    return parent ? { by: 'index', parent } : { by: FOUND_BY[this.source], parent: null };
+    return foundViaOf(parent, this.source);
   }
 
   private record(url: string, seen: Seen): SitemapCheck | null {

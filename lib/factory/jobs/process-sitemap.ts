@@ -6,7 +6,8 @@ import { readSitemapShardEntries } from '../sitemap.js';
 import type { ActiveSitemap, ShardEntry, SitemapRef, SitemapValidator } from '../../core/types.js';
 import { validatorKey } from '../walk/validator-log.js';
 import { rootFailure } from '../../core/frontier.js';
-import { duplicateChildren, redirectTarget, reportedError, whenAllRootsFail } from '../walk/walk-policy.js';
+import { duplicateChildren, redirectTarget, reportedError, whenAllRootsFail, type RootOrigin } from '../walk/walk-policy.js';
+import { sitemapReport } from '../findings/sitemap-report.js';
 import { enqueueRefs, newTally, refusedChildrenErrors, type ChildTally } from './enqueue-children.js';
 import { releaseWork, tryFinishWork } from './finish-work.js';
 import type { HeldWork } from './lease-heartbeat.js';
@@ -173,7 +174,13 @@ function pauseOutcome(context: SliceContext, job: SitemapJob): Extract<ReadOutco
   return { type: 'failed', error: new FactoryError('timeout', message, { url: job.ref.url, depth: job.ref.depth, parent: job.ref.parent }) };
 }
 
-type SitemapEnd = Pick<FinishRequest, 'errors' | 'failure' | 'fallback' | 'resync' | 'duplicates' | 'cycle'>;
+type SitemapEnd = Pick<FinishRequest, 'errors' | 'failure' | 'fallback' | 'resync' | 'duplicates' | 'cycle' | 'report'>;
+
+/** How the job came by this sitemap's root: the caller, robots.txt or a well-known path. */
+function originOf(job: SitemapJob): RootOrigin {
+  const { item } = job.work;
+  return item.type === 'sitemap' ? (item.origin ?? 'given') : 'given';
+}
 
 function endOf(context: SliceContext, job: SitemapJob, outcome: Extract<ReadOutcome, { type: 'read' | 'failed' }>): SitemapEnd {
   const refused = refusedChildrenErrors(job.ref, job.tally, context.options.maxSitemaps);
@@ -187,7 +194,8 @@ function endOf(context: SliceContext, job: SitemapJob, outcome: Extract<ReadOutc
     );
     const key = validatorKey(job.ref.url);
     const resync = key === null ? {} : { resync: { key, url: job.ref.url, validator: summary.validator, unchanged: summary.unchanged } };
-    return { errors: [...summary.problems, ...refused], failure: 'none', duplicates, ...resync };
+    const report = sitemapReport(summary, job.ref, originOf(job));
+    return { errors: [...summary.problems, ...refused], failure: 'none', duplicates, ...resync, report };
   }
   // Logged once, by the reader that knew the context (or above, for a timeout at the hard limit).
   // As in the walk, only a sitemap read to its end reports duplicates: a failed one's children were not all seen.
@@ -210,8 +218,7 @@ function yielded(job: SitemapJob): boolean {
 
 /** What the store queues if this was the last root standing and it failed: the well-known paths, when the policy says so. */
 function fallbackOf(context: SliceContext, job: SitemapJob): Pick<FinishRequest, 'fallback'> {
-  const { item } = job.work;
-  const origin = item.type === 'sitemap' ? (item.origin ?? 'given') : 'given';
+  const origin = originOf(job);
   const rootUrl = context.meta.rootUrl;
   if (whenAllRootsFail(origin) !== 'fallback' || rootUrl === null) return {};
   return { fallback: { key: null, item: { type: 'fallback', rootUrl, tried: [job.ref.url] } } };

@@ -189,7 +189,7 @@ return {'enqueued', added, dups, rejected, work_added}
  * FINISH_WORK's ARGV lays them out: prefix, now, token, work id, count flag, failure (none|root|job), last shard's
  * offset ('' for none), its URL count, its JSON, next claim's token ('' for none), its leaseMs, its maxClaims,
  * validator key ('' none), validator JSON ('' none), unchanged sitemap URL ('' none), duplicates, cycle JSON ('' for
- * none), error count N, N error JSONs, fallback pair?.
+ * none), report JSON ('' none), error count N, N error JSONs, fallback pair?.
  * The last shard is committed in the same step; if it is refused, nothing is written ({'shard_refused'}). With a
  * claim token, the reply carries the next claim too (a retry with the same token gets the same work back). The
  * caller touches the keys once, after every finish of its step (a claim may have created keys).
@@ -212,8 +212,8 @@ local function finish_one(A)
       write_shard(mark, id, offset, count, A[9], true)
     end
   end
-  local errors, last = {}, 18 + tonumber(A[18])
-  for i = 19, last do errors[#errors + 1] = A[i] end
+  local errors, last = {}, 19 + tonumber(A[19])
+  for i = 20, last do errors[#errors + 1] = A[i] end
   redis.call('SREM', ACTIVE, id)
   forget_active(id)
   redis.call('DEL', lease_key(id))
@@ -227,6 +227,7 @@ local function finish_one(A)
   if A[15] ~= '' then write('SADD', UNCHANGED, A[15]) end
   if tonumber(A[16]) > 0 then redis.call('HINCRBY', STATUS, 'duplicates', A[16]) end
   if A[17] ~= '' then push_cycle(A[17]) end
+  if A[18] ~= '' then write('HSET', REPORTS, id, A[18]) end
   push_errors(errors)
   if failure == 'job' and state() == 'running' then set_state('failed') end
   if failure == 'root' and state() == 'running' then

@@ -63,6 +63,7 @@ export class FaultyStore implements JobStore {
   seedPrevious: JobStore['seedPrevious'] = (jobId, validators) => this.call('seedPrevious', () => this.inner.seedPrevious(jobId, validators));
   readPrevious: JobStore['readPrevious'] = (jobId, key) => this.call('readPrevious', () => this.inner.readPrevious(jobId, key));
   readResync: JobStore['readResync'] = (jobId) => this.call('readResync', () => this.inner.readResync(jobId));
+  readReports: JobStore['readReports'] = (jobId) => this.call('readReports', () => this.inner.readReports(jobId));
   deleteJob: JobStore['deleteJob'] = (jobId) => this.call('deleteJob', () => this.inner.deleteJob(jobId));
   listJobIds: JobStore['listJobIds'] = (cursor, count) => this.call('listJobIds', () => this.inner.listJobIds(cursor, count));
   close: JobStore['close'] = async () => {};
