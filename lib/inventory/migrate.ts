@@ -12,6 +12,7 @@ import { sql as implicitMembership } from './migrations/009-implicit-membership.
 import { sql as scopeMoves } from './migrations/010-scope-moves.js';
 import { sql as goneGrace } from './migrations/011-gone-grace.js';
 import { sql as lastmodInstant } from './migrations/012-lastmod-instant.js';
+import { sql as sitemapRecords } from './migrations/013-sitemap-records.js';
 import { createLogger } from '../utils/logger.js';
 
 const log = createLogger('inventory:migrate');
@@ -30,6 +31,7 @@ export const MIGRATIONS: ReadonlyArray<{ version: number; name: string; sql: str
   { version: 10, name: 'scope-moves', sql: scopeMoves },
   { version: 11, name: 'gone-grace', sql: goneGrace },
   { version: 12, name: 'lastmod-instant', sql: lastmodInstant },
+  { version: 13, name: 'sitemap-records', sql: sitemapRecords },
 ];
 
 // Postgres advisory locks take a bigint; this one is ours for the migration step (the bytes of "cfmigr1").

@@ -90,12 +90,17 @@ const KnownSitemapRowSchema = z.object({
   goneSeq: z.coerce.number().int().nonnegative(),
 });
 
-/** The sync's sequence number and the site's known sitemaps: what `planRemovals` decides over. */
+/**
+ * The sync's sequence number and the site's known sitemaps (those that listed URLs once): what `planRemovals` decides
+ * over. A sitemap recorded only as read or failed (an index, an empty or never-read sitemap: `status` set, no URLs,
+ * never seen listing any) is not one: a failed index must leave its children's fate unknown.
+ */
 export async function readKnownSitemaps(db: InventoryDb, sync: { syncId: string; siteId: string }): Promise<{ seq: number; sitemaps: KnownSitemap[] }> {
   const [row] = await db.query('SELECT seq FROM syncs WHERE sync_id = $1', [sync.syncId]);
   const seq = z.object({ seq: z.coerce.number().int() }).parse(row).seq;
   const rows = await db.query(
-    'SELECT sitemap_id AS id, url, seen_seq AS "seenSeq", gone_since AS "goneSince", gone_syncs AS "goneSyncs", gone_seq AS "goneSeq" FROM sitemaps WHERE site_id = $1',
+    `SELECT sitemap_id AS id, url, seen_seq AS "seenSeq", gone_since AS "goneSince", gone_syncs AS "goneSyncs", gone_seq AS "goneSeq" FROM sitemaps
+     WHERE site_id = $1 AND (status IS NULL OR url_count > 0 OR seen_seq > 0)`,
     [sync.siteId],
   );
   return { seq, sitemaps: rows.map((row) => KnownSitemapRowSchema.parse(row)) };

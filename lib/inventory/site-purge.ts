@@ -7,6 +7,10 @@ export const DELETE_BATCH_ROWS = 5_000;
 
 // Children before parents (foreign keys): each statement deletes one batch of the site's rows and says how many.
 const PURGE_STEPS: ReadonlyArray<{ table: string; sql: string }> = [
+  {
+    table: 'sitemap_reads',
+    sql: 'DELETE FROM sitemap_reads WHERE (site_id, sitemap_id, seq) IN (SELECT site_id, sitemap_id, seq FROM sitemap_reads WHERE site_id = $1 LIMIT $2)',
+  },
   { table: 'url_history', sql: 'DELETE FROM url_history WHERE id IN (SELECT id FROM url_history WHERE site_id = $1 LIMIT $2)' },
   {
     table: 'sitemap_validators',

@@ -3,6 +3,7 @@ import type { InventoryDb } from './db.js';
 import { applyShard } from './apply-shard.js';
 import { removeWhatIsGone } from './removal.js';
 import { readSiteValidators, replaceSiteValidators } from './site-validators.js';
+import { recordSitemapReads } from './sitemap-records.js';
 import type { Sync } from './schemas.js';
 import { getSite, SiteOptionsSchema } from './sites.js';
 import { withSyncHeartbeat } from './stale-syncs.js';
@@ -118,12 +119,18 @@ async function jobErrors(store: JobStore, jobId: string): Promise<ReportedError[
  * nothing. A stalled job would only be driven round in circles: it is stopped and the sync fails, saying on what and why.
  */
 async function settle(runtime: SyncRuntime, sync: Sync, status: JobStatus, errors: ReportedError[], complete: boolean): Promise<void> {
+  // Each sitemap's record, from what the job read of it, before the sync says it ended (so it is there once it has).
+  const record = async () => recordSitemapReads(runtime.db, sync, { reports: await runtime.store.readReports(sync.jobId), errors });
   if (status.stalled !== null) {
     await stopJob(runtime.store, sync.jobId);
+    await record();
     return finishSync(runtime.db, sync.syncId, 'failed', `the job stalled on ${status.stalled.url}: ${status.stalled.reason}`);
   }
   if (status.state === 'running') return;
-  if (status.state !== 'done') return finishSync(runtime.db, sync.syncId, status.state, endMessage(status));
+  if (status.state !== 'done') {
+    await record();
+    return finishSync(runtime.db, sync.syncId, status.state, endMessage(status));
+  }
   if (!complete) return;
   // Unchanged sitemaps were not read: their URLs stay as they are, never removed. The validators go on to the next sync.
   const resync = await runtime.store.readResync(sync.jobId);
@@ -131,6 +138,7 @@ async function settle(runtime: SyncRuntime, sync: Sync, status: JobStatus, error
   const errorsComplete = errors.length < MAX_ERRORS_KEPT;
   const plan = await removeWhatIsGone(runtime.db, sync, { errors, errorsComplete, unchanged: resync.unchanged });
   await replaceSiteValidators(runtime.db, sync, resync.validators);
+  await record();
   // Stopped by the site's maxUrls: done, and its message says so (a limit reached, not an error).
   await finishSync(runtime.db, sync.syncId, 'done', status.limitReached);
   const done = await getSync(runtime.db, sync.syncId);

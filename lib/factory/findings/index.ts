@@ -1,5 +1,6 @@
 // The findings: what is wrong with a site's sitemaps, by the protocol's and the search engines' rules.
 export { checkSite } from './check-site.js';
+export { readStatusOf } from './site-check.js';
 export { RULES, type RuleId } from './rules.js';
 export { FindingSchema, SEVERITIES, SeveritySchema, type Finding, type Severity } from './finding.js';
 export {

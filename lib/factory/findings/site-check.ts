@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ErrorKindSchema, SitemapFormatSchema } from '../../core/types.js';
-import { FindingSchema } from './finding.js';
+import { FindingSchema, type Finding } from './finding.js';
 
 /** How a sitemap was found: robots.txt, a well-known path, an index (its `parent`), or the caller. */
 export const FoundViaSchema = z.object({ by: z.enum(['robots', 'well-known', 'index', 'given']), parent: z.string().nullable() });
@@ -16,6 +16,11 @@ export function foundViaOf(parent: string | null | undefined, roots: keyof typeo
 /** `ok`: read, nothing wrong; `has_issues`: read, with an error or a warning; `failed`: not read (its failure says why). */
 export const SitemapStatusSchema = z.enum(['ok', 'has_issues', 'failed']);
 export type SitemapStatus = z.infer<typeof SitemapStatusSchema>;
+
+/** A read sitemap's status from its findings: an error or a warning is an issue; notices are advice. */
+export function readStatusOf(findings: readonly Finding[]): Exclude<SitemapStatus, 'failed'> {
+  return findings.some((finding) => finding.severity !== 'notice') ? 'has_issues' : 'ok';
+}
 
 /** One sitemap of a check: where it was found, what it is, what it gave, and what is wrong with it. */
 export const SitemapCheckSchema = z.object({

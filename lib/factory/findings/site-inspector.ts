@@ -8,7 +8,7 @@ import { documentFindings, problemFinding } from './document-rules.js';
 import { SitemapEntryChecks, type SiteFacts } from './entry-checks.js';
 import { bySeverity, type Finding } from './finding.js';
 import { finding } from './make-finding.js';
-import { foundViaOf, type CheckCounts, type FoundVia, type SiteCheck, type SitemapCheck, type SitemapStatus } from './site-check.js';
+import { foundViaOf, readStatusOf, type CheckCounts, type FoundVia, type SiteCheck, type SitemapCheck, type SitemapStatus } from './site-check.js';
 import { SiteEntryChecks } from './site-checks.js';
 
 /** How the roots of the walk were found. */
@@ -28,10 +28,6 @@ type SitemapReadEvent = Extract<WalkEvent<unknown>, { type: 'sitemap' }>;
 
 function statusOf(error: FactoryError): { status?: number } {
   return error.context.status === undefined ? {} : { status: error.context.status };
-}
-
-function sitemapStatusOf(findings: Finding[]): SitemapStatus {
-  return findings.some((f) => f.severity !== 'notice') ? 'has_issues' : 'ok';
 }
 
 /** Fed a walk's events in order; `report()` gives the check. */
@@ -104,7 +100,7 @@ export class SiteInspector {
       const context = { parentFormat: read.parent === null ? null : ('sitemapindex' as const), foundBy: foundVia.by };
       const findings = bySeverity([...documentFindings(read, context), ...seen.checks.findings(read), ...seen.problems]);
       const counts = { urls: read.entries, children: read.children, dropped: read.dropped, bytes: read.bytes };
-      return { url, foundVia, kind: read.format, status: sitemapStatusOf(findings), failure: null, ...counts, findings };
+      return { url, foundVia, kind: read.format, status: readStatusOf(findings), failure: null, ...counts, findings };
     }
     if (failure === null) return null;
     return {

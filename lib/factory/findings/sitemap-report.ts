@@ -16,6 +16,7 @@ export function sitemapReport(summary: SitemapReadSummary, ref: SitemapRef, orig
   const problems = summary.problems.flatMap((problem) => problemFinding(problem) ?? []);
   return {
     url: ref.url,
+    foundVia: foundVia.by,
     parent: ref.parent,
     depth: ref.depth,
     kind: summary.format,
