@@ -165,6 +165,15 @@ function registerCommands(program: Command, run: (action: () => Promise<Action>)
   const dbHelp = 'PGlite data directory when DATABASE_URL is unset (default .crawler-factory/db)';
   sites.command('list').summary('every site as NDJSON: options, URL count, last sync').option(dbOption, dbHelp).action(sitesAction('list'));
   sites
+    .command('sitemaps')
+    .summary("a site's sitemaps as NDJSON, failing first: where found, status, figures, findings, failed-sync streak")
+    .argument('<siteId>', 'the site')
+    .option('--status <status>', 'only ok, has_issues or failed')
+    .option('--kind <kind>', 'only urlset, sitemapindex, text, rss or atom')
+    .option('--id <sitemapId>', 'one sitemap, with the history of its reads, as JSON')
+    .option(dbOption, dbHelp)
+    .action(sitesAction('sitemaps'));
+  sites
     .command('rm')
     .summary('remove a site and every row of it (refused while a sync runs)')
     .argument('<siteId>', 'the site')

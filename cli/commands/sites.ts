@@ -2,7 +2,20 @@ import { dbTarget, openDbTarget } from '../db-target.js';
 import { UsageError, type Io } from '../io.js';
 import { withRunningSyncWayOut } from '../running-sync.js';
 import { intFlag, netPolicyFrom, scheduleFlag } from '../options.js';
-import { type InventoryDb, deleteSite, listSitePage, assertSiteId, updateSite, type SiteOptionsPatch } from '../../lib/inventory/index.js';
+import {
+  type InventoryDb,
+  deleteSite,
+  getSite,
+  getSitemapRecord,
+  listSitemapPage,
+  listSitePage,
+  MAX_SITEMAP_PAGE,
+  assertSiteId,
+  updateSite,
+  SitemapListQuerySchema,
+  type SiteOptionsPatch,
+} from '../../lib/inventory/index.js';
+import { RequestError } from '../../lib/index.js';
 
 /** The flags of `sites list|rm|set`. */
 export interface SitesFlags {
@@ -20,6 +33,9 @@ export interface SitesFlags {
   allowPrivate?: boolean;
   allowHost?: string[];
   resolve?: string[];
+  status?: string;
+  kind?: string;
+  id?: string;
 }
 
 // `--unset` names options as the API does; the CLI's own spellings (`max-urls`, `path-prefix`) are accepted too.
@@ -54,6 +70,30 @@ export function optionsPatchFrom(flags: SitesFlags): SiteOptionsPatch {
   return patch;
 }
 
+/**
+ * `sites sitemaps <siteId>`: the site's sitemaps as records, one a line, failing first (every page); with `--id N` the
+ * one sitemap with its reads, as JSON.
+ */
+async function printSitemaps(db: InventoryDb, siteId: string, flags: SitesFlags, io: Io): Promise<number> {
+  await getSite(db, siteId);
+  if (flags.id !== undefined) {
+    const sitemapId = intFlag('id', flags.id, 1);
+    const sitemap = sitemapId === undefined ? null : await getSitemapRecord(db, siteId, sitemapId);
+    if (sitemap === null) throw new RequestError('not_found', `site ${siteId} has no sitemap ${flags.id}: list them with sites sitemaps ${siteId}`);
+    io.stdout.write(`${JSON.stringify(sitemap, null, 2)}\n`);
+    return 0;
+  }
+  const query = SitemapListQuerySchema.pick({ status: true, kind: true }).safeParse({ status: flags.status, kind: flags.kind });
+  if (!query.success) throw new UsageError(`sites sitemaps: ${query.error.issues.map((issue) => `--${issue.path.join('.')}: ${issue.message}`).join('; ')}`);
+  let cursor: string | undefined;
+  do {
+    const page = await listSitemapPage(db, siteId, { ...query.data, limit: MAX_SITEMAP_PAGE, ...(cursor === undefined ? {} : { cursor }) });
+    for (const sitemap of page.sitemaps) io.stdout.write(`${JSON.stringify(sitemap)}\n`);
+    cursor = page.nextCursor ?? undefined;
+  } while (cursor !== undefined);
+  return 0;
+}
+
 async function withDb<T>(flags: SitesFlags, io: Io, work: (db: InventoryDb) => Promise<T>): Promise<T> {
   const db = await openDbTarget(dbTarget(flags.db, io.env));
   try {
@@ -80,6 +120,7 @@ export async function sitesCommand(positionals: string[], flags: SitesFlags, io:
   }
   if (id === undefined) throw new UsageError(`sites ${action} needs a <siteId>`);
   const siteId = assertSiteId(id);
+  if (action === 'sitemaps') return withDb(flags, io, (db) => printSitemaps(db, siteId, flags, io));
   if (action === 'rm') {
     io.stdout.write(`${JSON.stringify(await withDb(flags, io, (db) => withRunningSyncWayOut(() => deleteSite(db, siteId))))}\n`);
     return 0;

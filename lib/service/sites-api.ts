@@ -15,6 +15,7 @@ import { listSitePage, SiteListQuerySchema } from '../inventory/site-list.js';
 import { advanceSync, startSync, stopSync, type AdvanceOptions, type SyncRuntime } from '../inventory/sync-driver.js';
 import { runningSync, RunningSyncConflict } from '../inventory/running-sync.js';
 import { getSync, getSyncDetail, listSyncs } from '../inventory/syncs.js';
+import { getSitemapRecord, listSitemapPage, SitemapListQuerySchema } from '../inventory/sitemap-list.js';
 import { URL_CSV_HEADER, urlCsvLine } from '../inventory/url-csv.js';
 import { listUrls, streamUrls, UrlQuerySchema, urlHistory, type UrlQuery } from '../inventory/url-query.js';
 import type { UrlRow } from '../inventory/schemas.js';
@@ -63,6 +64,8 @@ const ALLOWED: Record<SitesPath['type'], readonly string[]> = {
   urls: ['GET'],
   'urls-download': ['POST'],
   history: ['GET'],
+  sitemaps: ['GET'],
+  'sitemap-one': ['GET'],
 };
 
 /** The methods the sites function exports. */
@@ -180,6 +183,16 @@ async function getRoute(path: SitesPath, request: Request, runtime: SyncRuntime)
       return urlsRoute(runtime, path.siteId, request);
     case 'history':
       return json({ url: path.url, history: await urlHistory(db, path.siteId, path.url) });
+    case 'sitemaps':
+      await getSite(db, path.siteId);
+      return json(await listSitemapPage(db, path.siteId, parseQuery(request, SitemapListQuerySchema)));
+    case 'sitemap-one': {
+      await getSite(db, path.siteId);
+      const sitemap = await getSitemapRecord(db, path.siteId, path.sitemapId);
+      if (sitemap === null)
+        throw new RequestError('not_found', `site ${path.siteId} has no sitemap ${path.sitemapId}: list them with GET ${SITES_BASE}/${path.siteId}/sitemaps`);
+      return json(sitemap);
+    }
     default:
       throw new Error(`no GET for ${path.type}`);
   }

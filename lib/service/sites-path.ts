@@ -15,6 +15,8 @@ export type SitesPath =
   | { type: 'sync-one'; siteId: string; syncId: string }
   | { type: 'urls'; siteId: string }
   | { type: 'urls-download'; siteId: string }
+  | { type: 'sitemaps'; siteId: string }
+  | { type: 'sitemap-one'; siteId: string; sitemapId: number }
   | { type: 'history'; siteId: string; url: string };
 
 // The URL of `urls/{url}/history` is everything between the two words, percent-decoded once: it may hold `/` itself
@@ -30,7 +32,10 @@ function historyUrl(raw: string): string {
   return url;
 }
 
-/** Parses `/api/factory/sites[/{siteId}[/sync[/stop] | /syncs[/{syncId}] | /urls[/download | /{url}/history]]]`; anything else is `not_found`. */
+/**
+ * Parses `/api/factory/sites[/{siteId}[/sync[/stop] | /syncs[/{syncId}] | /sitemaps[/{sitemapId}] | /urls[/download |
+ * /{url}/history]]]`; anything else is `not_found`.
+ */
 export function parseSitesPath(pathname: string): SitesPath {
   if (pathname !== SITES_BASE && !pathname.startsWith(`${SITES_BASE}/`)) throw new RequestError('not_found', `no route ${pathname}`);
   const rest = pathname.slice(SITES_BASE.length).replace(/^\/|\/$/g, '');
@@ -46,8 +51,16 @@ export function parseSitesPath(pathname: string): SitesPath {
   if (route === 'syncs') return { type: 'syncs', siteId };
   if (route === 'urls') return { type: 'urls', siteId };
   if (route === 'urls/download') return { type: 'urls-download', siteId };
+  if (route === 'sitemaps') return { type: 'sitemaps', siteId };
+  if (tail.length === 2 && tail[0] === 'sitemaps') return { type: 'sitemap-one', siteId, sitemapId: sitemapIdOf(tail[1] ?? '') };
   if (tail.length === 2 && tail[0] === 'syncs') return { type: 'sync-one', siteId, syncId: assertSyncId(tail[1]) };
   throw new RequestError('not_found', `no route ${pathname}`);
+}
+
+function sitemapIdOf(segment: string): number {
+  if (!/^\d{1,9}$/.test(segment))
+    throw new RequestError('bad_request', `invalid sitemapId "${segment.slice(0, 40)}": a sitemap's id is the number its record gives`);
+  return Number(segment);
 }
 
 function safeDecode(segment: string): string {
