@@ -3,6 +3,7 @@ import { watchHealth } from './health.js';
 import { $, messageOf } from './page.js';
 import { createSiteList, shortTime } from './site-list.js';
 import { groupChoices, scopeWarning } from './scope-choice.js';
+import { createSitemapView } from './sitemap-view.js';
 import { renderTrend } from './sync-chart.js';
 import { renderProgress } from './sync-progress.js';
 
@@ -155,6 +156,7 @@ function sitePath(suffix = '') {
 // A site that fails to open says why in the banner (its panel keeps what it showed).
 const openOrSay = (/** @type {string} */ siteId) => openSite(siteId).catch((error) => showError(`Opening ${siteId} failed: ${messageOf(error)}`));
 const siteList = createSiteList({ api, cell, button, onOpen: openOrSay, onError: showError });
+const sitemapView = createSitemapView({ api, cell, button, onError: showError });
 const loadSites = () => siteList.reload();
 
 /** @param {ScopeEstimate} estimate */
@@ -407,7 +409,7 @@ async function poll() {
 // A sync that ended (possibly within its first call) changes the site's count, its syncs and its URLs.
 async function refreshAfterSync() {
   if (state.sync?.state === 'running') return;
-  await Promise.all([loadSyncs(), loadSites(), loadUrls(null), renderFailures(state.sync)]).catch((error) => showError(messageOf(error)));
+  await Promise.all([loadSyncs(), loadSites(), loadUrls(null), renderFailures(state.sync), sitemapView.reload()]).catch((error) => showError(messageOf(error)));
 }
 
 // The button stays disabled from the click until the new sync's first status (no double start); the status says
@@ -587,7 +589,7 @@ async function openSite(siteId) {
   // A Sync clicked while the site was opening renders its own status, failures and progress.
   const starting = state.starting;
   if (!starting) renderSync(syncs[0] ?? null);
-  await Promise.all([loadUrls(null), starting ? null : renderFailures(state.sync)]);
+  await Promise.all([loadUrls(null), starting ? null : renderFailures(state.sync), sitemapView.show(siteId)]);
   if (!starting && state.sync?.state === 'running') void poll();
   $('#site-title').scrollIntoView?.();
 }

@@ -4,6 +4,8 @@ import { describe, expect, it } from 'vitest';
 import type { ScopeEstimate } from '../../core/types.js';
 import type { Site, Sync } from '../../inventory/schemas.js';
 import type { HealthBody } from '../health.js';
+import type { SitemapRead } from '../../inventory/sitemap-list.js';
+import type { SitemapRecord } from '../../inventory/sitemap-records.js';
 
 type SyncCounts = Pick<Sync, 'startedAt' | 'updatedAt' | 'urlsFound' | 'sitemapsDone' | 'sitemapsPending'>;
 interface TrendRow {
@@ -38,6 +40,15 @@ interface ScopeChoice {
   groupChoices(estimate: Pick<ScopeEstimate, 'pathGroups'> | null): Array<{ prefix: string; count: number }>;
   scopeWarning(filter: { pathPrefixes: string[]; locales: string[] } | undefined, estimate: Pick<ScopeEstimate, 'pathGroups'> | null): string | null;
 }
+type Record_ = Pick<SitemapRecord, 'url' | 'parent' | 'status' | 'foundVia'>;
+interface SitemapView {
+  statusWord(record: Pick<SitemapRecord, 'status'>): string;
+  foundViaText(record: Pick<SitemapRecord, 'foundVia' | 'parent'>): string;
+  sitemapsSummary(records: Array<Pick<SitemapRecord, 'status'>>): string;
+  sitemapTree(records: Record_[]): Array<{ record: Record_; children: Array<{ record: Record_ }> }>;
+  findingText(finding: SitemapRecord['findings'][number]): string;
+  countPoints(reads: SitemapRead[]): Array<{ x: number; y: number; read: SitemapRead }>;
+}
 // Paths the type checker does not follow: the modules are the browser's, typed by their own JSDoc (tsconfig.console.json).
 const load = async <T>(file: string): Promise<T> => (await import(new URL(`../../../public/${file}`, import.meta.url).href)) as T;
 const { figure, urlRate, progressText } = await load<SyncProgress>('sync-progress.js');
@@ -45,6 +56,7 @@ const { shortTime, scheduleText, lastSyncText } = await load<SiteList>('site-lis
 const { plural, age, healthText } = await load<Health>('health.js');
 const { syncFigures, changes } = await load<SyncChart>('sync-chart.js');
 const { groupPrefix, groupChoices, scopeWarning } = await load<ScopeChoice>('scope-choice.js');
+const { statusWord, foundViaText, sitemapsSummary, sitemapTree, findingText, countPoints } = await load<SitemapView>('sitemap-view.js');
 
 const STARTED = '2026-12-03T10:00:00.000Z';
 /** `seconds` after STARTED, as the API spells instants. */
@@ -251,5 +263,58 @@ describe('the console sub-tree choices, at their edges', () => {
     expect(groupChoices(null)).toEqual([]);
     expect(groupChoices({ pathGroups: [{ prefix: 'other', count: 5, samples: [], locales: [] }] })).toEqual([]);
     expect(scopeWarning({ pathPrefixes: ['/docs/'], locales: [] }, { pathGroups: [] })).toBeNull();
+  });
+});
+
+describe('sitemap-view.js', () => {
+  const record = (url: string, parent: string | null, status: 'ok' | 'has_issues' | 'failed' | null, foundVia: 'robots' | 'index' | null = 'index') =>
+    ({ url, parent, status, foundVia }) satisfies Record_;
+
+  it('names statuses, where each sitemap came from, and counts them', () => {
+    expect(statusWord({ status: null })).toBe('unread');
+    expect(statusWord({ status: 'has_issues' })).toBe('has_issues');
+    expect(foundViaText({ foundVia: 'index', parent: 'https://e.com/i.xml' })).toBe('listed by https://e.com/i.xml');
+    expect(foundViaText({ foundVia: 'robots', parent: null })).toBe('robots.txt');
+    expect(foundViaText({ foundVia: null, parent: null })).toBe('unknown');
+    expect(sitemapsSummary([{ status: 'failed' }, { status: 'ok' }, { status: 'ok' }, { status: null }])).toBe(
+      '4 sitemaps: 1 failed, 0 with issues, 2 ok, 1 not yet recorded',
+    );
+    expect(sitemapsSummary([{ status: 'ok' }])).toBe('1 sitemap: 0 failed, 0 with issues, 1 ok');
+  });
+
+  it('builds the tree from parents, whatever order the records come in; an orphan is a root', () => {
+    const tree = sitemapTree([
+      record('https://e.com/a.xml', 'https://e.com/i.xml', 'failed'),
+      record('https://e.com/i.xml', null, 'ok', 'robots'),
+      record('https://e.com/b.xml', 'https://e.com/i.xml', 'ok'),
+      record('https://e.com/lost.xml', 'https://e.com/gone-index.xml', 'ok'),
+    ]);
+    expect(tree.map((node) => [node.record.url, node.children.map((child) => child.record.url)])).toEqual([
+      ['https://e.com/i.xml', ['https://e.com/a.xml', 'https://e.com/b.xml']],
+      ['https://e.com/lost.xml', []],
+    ]);
+  });
+
+  it('writes a finding with its examples, and scales reads oldest first', () => {
+    expect(findingText({ rule: 'namespace', severity: 'error', message: 'no namespace', count: 1, examples: [] })).toBe('error namespace (1): no namespace');
+    expect(findingText({ rule: 'duplicate_loc', severity: 'warning', message: '2 again', count: 1_200, examples: ['a', 'b'] })).toBe(
+      'warning duplicate_loc (1,200): 2 again — e.g. a, b',
+    );
+    const read = (urls: number, syncId: string) => ({
+      syncId,
+      readAt: '2026-12-07T10:00:00.000Z',
+      status: 'ok' as const,
+      urls,
+      bytes: 0,
+      errors: 0,
+      warnings: 0,
+      notices: 0,
+    });
+    const points = countPoints([read(50, 'newest'), read(100, 'oldest')]);
+    expect(points.map((point) => [point.read.syncId, point.x, point.y])).toEqual([
+      ['oldest', 4, 4],
+      ['newest', 316, 30],
+    ]);
+    expect(countPoints([read(0, 'only')])).toEqual([{ x: 4, y: 56, read: read(0, 'only') }]);
   });
 });

@@ -162,6 +162,22 @@ describe('ops console in Chromium', () => {
     await expect.poll(() => status.textContent(), { timeout: 180_000, interval: 500 }).toMatch(/: done /);
     expect(await status.textContent()).toContain('0 removed, 0 kept unchanged, 100 kept because their sitemap failed');
     await expect.poll(() => page.locator('#sync-failures').textContent(), { timeout: 30_000 }).toContain(`${site.origin}/sm-3.xml — http_status 503`);
+    // The Sitemaps view: the failing one first with its badge, the index and its 30 children, its findings and reads.
+    const sitemaps = page.getByRole('table', { name: "The site's sitemaps, failing first" });
+    await expect.poll(() => page.locator('#sitemaps-summary').textContent(), { timeout: 30_000 }).toBe('31 sitemaps: 1 failed, 0 with issues, 30 ok');
+    const firstSitemap = sitemaps.locator('tbody tr').first();
+    expect(await firstSitemap.locator('.badge').textContent()).toBe('failed');
+    expect(await firstSitemap.locator('td').nth(1).textContent()).toBe(`${site.origin}/sm-3.xml`);
+    expect(await firstSitemap.locator('td').nth(5).textContent()).toBe('1');
+    expect(await page.locator('#sitemap-tree > ul > li').count()).toBe(1);
+    expect(await page.locator('#sitemap-tree > ul > li > ul > li').count()).toBe(30);
+    await page.getByRole('button', { name: `Findings of ${site.origin}/sm-3.xml` }).click();
+    await expect.poll(() => page.getByRole('list', { name: 'Findings' }).textContent(), { timeout: 15_000 }).toContain('failed: http_status: HTTP 503');
+    const readsChart = page.getByRole('img', { name: `URL count of ${site.origin}/sm-3.xml over its last 2 reads` });
+    expect(await readsChart.locator('circle title').allTextContents()).toEqual([
+      expect.stringMatching(/: ok, 100 URLs$/),
+      expect.stringMatching(/: failed, 100 URLs$/),
+    ]);
     site.failing.clear();
     // Two syncs done (the stopped one is no point of the chart); the second kept every URL, 100 of them unread.
     await expect.poll(trendRows).toEqual([expect.stringMatching(/\t3,000\t3,000\t0\t0\t0$/), expect.stringMatching(/\t3,000\t0\t0\t0\t0$/)]);
