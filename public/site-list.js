@@ -83,7 +83,7 @@ export function createSiteList({ api, cell, button, onOpen, onError }) {
       ...sites.map((site) => {
         const tr = document.createElement('tr');
         tr.append(cell(site.siteId), cell(site.rootUrl, 'url'), cell(String(site.urlCount)), lastSyncCell(cell, site.lastSync));
-        tr.append(cell(scheduleText(site)));
+        tr.append(cell(scheduleText(site)), cell(String(site.failingSitemaps), site.failingSitemaps > 0 ? 'bad' : undefined));
         const td = document.createElement('td');
         td.append(button('Open', () => onOpen(site.siteId), `Open ${site.siteId}`));
         tr.append(td);
@@ -105,6 +105,7 @@ export function createSiteList({ api, cell, button, onOpen, onError }) {
   async function load() {
     const params = new URLSearchParams({ limit: String(PAGE_SIZE) });
     if (view.query) params.set('q', view.query);
+    if ($('#failing-first', 'input').checked) params.set('sort', 'failing');
     const cursor = view.cursors.at(-1);
     if (cursor) params.set('cursor', cursor);
     /** @type {SitePage} */
@@ -133,6 +134,7 @@ export function createSiteList({ api, cell, button, onOpen, onError }) {
     clearTimeout(typing);
     typing = setTimeout(() => void search().catch(failed('Search')), SEARCH_DELAY_MS);
   });
+  $('#failing-first').addEventListener('change', () => void search().catch(failed('Sorting sites')));
   $('#sites-next').addEventListener('click', () => {
     if (view.nextCursor === null) return;
     view.cursors.push(view.nextCursor);

@@ -97,7 +97,8 @@ export const SyncDetailSchema = SyncSchema.extend({ failedSitemaps: z.array(Fail
 export type SyncDetail = z.infer<typeof SyncDetailSchema>;
 
 /** A site with its URL count and last sync, as the site list shows it. */
-export const SiteSummarySchema = SiteSchema.extend({ urlCount: count, lastSync: SyncSchema.nullable() });
+/** A site in the list: its live URLs, how many of its sitemaps failed at their last read, and its last sync. */
+export const SiteSummarySchema = SiteSchema.extend({ urlCount: count, failingSitemaps: count, lastSync: SyncSchema.nullable() });
 export type SiteSummary = z.infer<typeof SiteSummarySchema>;
 
 /** One URL of a site's inventory. */

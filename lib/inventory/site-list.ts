@@ -10,8 +10,9 @@ import { RequestError } from '../core/errors.js';
 export const MAX_SITE_PAGE = 1_000;
 
 /**
- * Query of `GET /api/factory/sites`: `q` keeps sites whose id or root URL contains it (any case), `limit` pages,
- * `cursor` continues after the page before. An unknown parameter is refused (a misspelt `limit` must not list every site).
+ * Query of `GET /api/factory/sites`: `q` keeps sites whose id or root URL contains it (any case), `sort=failing` puts
+ * the sites with the most failing sitemaps first (else oldest first), `limit` pages, `cursor` continues after the page
+ * before. An unknown parameter is refused (a misspelt `limit` must not list every site).
  */
 export const SiteListQuerySchema = z
   .object({
@@ -21,6 +22,7 @@ export const SiteListQuerySchema = z
       .max(200)
       .optional()
       .transform((q) => (q === '' ? undefined : q)),
+    sort: z.enum(['created', 'failing']).optional(),
     limit: pageLimitSchema(MAX_SITE_PAGE).optional(),
     cursor: z.string().max(400).optional(),
   })
@@ -33,15 +35,16 @@ export interface SitePage {
   nextCursor: string | null;
 }
 
-// The list's order is (created_at, site_id); a cursor holds both of the last row, created_at at full (microsecond)
-// precision, which a JavaScript Date would round: the next page starts exactly after it even if that site is deleted.
-const CursorSchema = z.tuple([z.string().regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/), z.string().min(1).max(100)]);
+// The list's order is (failing sitemaps, most first, with sort=failing; created_at; site_id); a cursor holds them of
+// the last row, created_at at full (microsecond) precision, which a JavaScript Date would round: the next page starts
+// exactly after it even if that site is deleted.
+const CursorSchema = z.tuple([z.string().regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/), z.string().min(1).max(100), z.number().int().nonnegative()]);
 
-function encodeCursor(at: string, siteId: string): string {
-  return Buffer.from(JSON.stringify([at, siteId]), 'utf8').toString('base64url');
+function encodeCursor(at: string, siteId: string, failing: number): string {
+  return Buffer.from(JSON.stringify([at, siteId, failing]), 'utf8').toString('base64url');
 }
 
-function decodeCursor(cursor: string): [string, string] {
+function decodeCursor(cursor: string): [string, string, number] {
   try {
     const parsed = CursorSchema.safeParse(JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')));
     if (parsed.success && encodeCursor(...parsed.data) === cursor) return parsed.data;
@@ -53,25 +56,33 @@ function decodeCursor(cursor: string): [string, string] {
 
 const PageRowSchema = SiteSummarySchema.omit({ lastSync: true }).extend({ cursorAt: z.string(), lastSyncId: z.string().nullable() });
 
-/** Sites with their live URL count and last sync, oldest first; filtered by `q`, keyset-paginated by `limit` / `cursor`. */
+/**
+ * Sites with their live URL count, failing sitemaps and last sync, oldest first (or most failing sitemaps first);
+ * filtered by `q`, keyset-paginated by `limit` / `cursor`.
+ */
 export async function listSitePage(db: InventoryDb, query: Partial<SiteListQuery> = {}): Promise<SitePage> {
-  const [afterAt, afterId] = query.cursor === undefined ? [null, null] : decodeCursor(query.cursor);
+  const [afterAt, afterId, afterFailing] = query.cursor === undefined ? [null, null, 0] : decodeCursor(query.cursor);
+  const failingFirst = query.sort === 'failing';
+  // Sorted by failing sitemaps, the key's first part is their count negated (most first); else it is 0 for all.
   const rows = await db.query(
-    `SELECT ${SITE_COLUMNS},
-       (SELECT count(*) FROM urls u WHERE u.site_id = s.site_id AND u.removed_at IS NULL)::int AS "urlCount",
-       (SELECT sync_id FROM syncs y WHERE y.site_id = s.site_id ORDER BY started_at DESC, sync_id LIMIT 1) AS "lastSyncId",
-       to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS "cursorAt"
-     FROM sites s
-     WHERE s.deleted_at IS NULL
-       AND ($1::text IS NULL OR strpos(lower(site_id), lower($1)) > 0 OR strpos(lower(root_url), lower($1)) > 0)
-       AND ($2::timestamptz IS NULL OR (created_at, site_id) > ($2::timestamptz, $3::text))
-     ORDER BY created_at, site_id LIMIT $4`,
-    [query.q ?? null, afterAt, afterId, query.limit === undefined ? null : query.limit + 1],
+    `SELECT * FROM (
+       SELECT ${SITE_COLUMNS},
+         (SELECT count(*) FROM urls u WHERE u.site_id = s.site_id AND u.removed_at IS NULL)::int AS "urlCount",
+         (SELECT count(*) FROM sitemaps m WHERE m.site_id = s.site_id AND m.status = 'failed')::int AS "failingSitemaps",
+         (SELECT sync_id FROM syncs y WHERE y.site_id = s.site_id ORDER BY started_at DESC, sync_id LIMIT 1) AS "lastSyncId",
+         to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS "cursorAt", created_at AS at
+       FROM sites s
+       WHERE s.deleted_at IS NULL
+         AND ($1::text IS NULL OR strpos(lower(site_id), lower($1)) > 0 OR strpos(lower(root_url), lower($1)) > 0)) t
+     WHERE $2::timestamptz IS NULL
+        OR (CASE WHEN $5 THEN -t."failingSitemaps" ELSE 0 END, t.at, t."siteId") > (CASE WHEN $5 THEN -$6::int ELSE 0 END, $2::timestamptz, $3::text)
+     ORDER BY CASE WHEN $5 THEN -t."failingSitemaps" ELSE 0 END, t.at, t."siteId" LIMIT $4`,
+    [query.q ?? null, afterAt, afterId, query.limit === undefined ? null : query.limit + 1, failingFirst, afterFailing],
   );
   const parsed = parseRows(PageRowSchema, rows);
   const page = query.limit === undefined ? parsed : parsed.slice(0, query.limit);
   const last = page.at(-1);
-  const nextCursor = query.limit !== undefined && parsed.length > query.limit && last ? encodeCursor(last.cursorAt, last.siteId) : null;
+  const nextCursor = query.limit !== undefined && parsed.length > query.limit && last ? encodeCursor(last.cursorAt, last.siteId, last.failingSitemaps) : null;
   // The last syncs are read in one query through the syncs' own reader, which owns how their counters are summed; a
   // sync whose site was deleted since the page was read is no sync.
   const lastSyncs = await getSyncsById(

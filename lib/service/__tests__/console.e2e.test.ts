@@ -225,6 +225,22 @@ describe('ops console in Chromium', () => {
     const previous = page.getByRole('button', { name: 'Previous sites' });
     expect(await previous.isDisabled()).toBe(true);
 
+    // A fleet's failing sitemaps first: two of bulk-1500's, then one each of e2e's (its 503 child) and bulk-0700's.
+    await admin.query(
+      `INSERT INTO ${schema}.sitemaps (site_id, url, status) VALUES
+       ('bulk-1500', 'https://bulk1500.example/a.xml', 'failed'), ('bulk-1500', 'https://bulk1500.example/b.xml', 'failed'),
+       ('bulk-0700', 'https://bulk700.example/a.xml', 'failed'), ('bulk-0700', 'https://bulk700.example/b.xml', 'ok')`,
+    );
+    await page.getByLabel('Failing sitemaps first').check();
+    await expect.poll(async () => (await ids()).slice(0, 4)).toEqual(['bulk-1500', 'e2e', 'bulk-0700', 'bulk-0000']);
+    const failingCells = await page.locator('#sites-table tbody tr td:nth-child(6)').allTextContents();
+    expect(failingCells.slice(0, 4)).toEqual(['2', '1', '1', '0']);
+    await page.getByRole('button', { name: 'Next sites' }).click();
+    await expect.poll(async () => (await ids())[0]).toBe('bulk-0047');
+    await previous.click();
+    await page.getByLabel('Failing sitemaps first').uncheck();
+    await expect.poll(async () => (await ids())[0]).toBe('e2e');
+
     await page.getByRole('button', { name: 'Next sites' }).click();
     await expect.poll(() => range.textContent()).toBe('Sites 51–100');
     expect(await ids()).toEqual(Array.from({ length: 50 }, (_, i) => `bulk-${String(i + 49).padStart(4, '0')}`));
