@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { LastmodHonestySchema } from './lastmod-honesty.js';
 import { formatSchedule } from './schedule.js';
 import { ChangefreqSchema, JobStateSchema } from '../core/types.js';
 
@@ -32,6 +33,8 @@ export const SiteSchema = z.object({
   schedule: z.coerce.number().int().positive().nullable().transform(formatSchedule),
   /** When its next scheduled sync falls due (null: no schedule). */
   nextSyncAt: instant.nullable(),
+  /** What its last `done` sync measured of its lastmods (null before one). */
+  lastmodHonesty: LastmodHonestySchema.nullable(),
 });
 export type Site = z.infer<typeof SiteSchema>;
 

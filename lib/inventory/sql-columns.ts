@@ -2,7 +2,7 @@
 
 /** `sites` columns as SiteSchema reads them. */
 export const SITE_COLUMNS = `site_id AS "siteId", root_url AS "rootUrl", options, created_at AS "createdAt", updated_at AS "updatedAt",
-  schedule_ms AS "schedule", next_sync_at AS "nextSyncAt"`;
+  schedule_ms AS "schedule", next_sync_at AS "nextSyncAt", lastmod_honesty AS "lastmodHonesty"`;
 
 /**
  * `syncs` with the counters its parts wrote (`sync_parts`, one row a part), summed: the only way to read a sync's

@@ -4,6 +4,7 @@ import { applyShard } from './apply-shard.js';
 import { removeWhatIsGone } from './removal.js';
 import { readSiteValidators, replaceSiteValidators } from './site-validators.js';
 import { recordSitemapReads } from './sitemap-records.js';
+import { measureLastmodHonesty, validatorsToTrust } from './lastmod-honesty.js';
 import type { Sync } from './schemas.js';
 import { getSite, SiteOptionsSchema } from './sites.js';
 import { withSyncHeartbeat } from './stale-syncs.js';
@@ -58,7 +59,7 @@ export async function startSync(runtime: SyncRuntime, siteId: string, how: { ful
   if (running) throw new RunningSyncConflict(running, SECOND_START_REFUSED);
   // The filter is the sink's (lib/inventory/apply-shard.ts): the job walks the whole site, the inventory keeps the sub-tree.
   const { filter: _filter, ...limits } = SiteOptionsSchema.parse(site.options);
-  const previous = how.full === true ? {} : await readSiteValidators(runtime.db, siteId);
+  const previous = how.full === true ? {} : validatorsToTrust(await readSiteValidators(runtime.db, siteId), site.lastmodHonesty);
   const job = await createJob(runtime.store, { rootUrl: site.rootUrl, options: { ...limits, net: runtime.net }, previous });
   try {
     return await insertSync(runtime.db, { syncId: newJobId(), siteId, jobId: job.jobId });
@@ -139,6 +140,7 @@ async function settle(runtime: SyncRuntime, sync: Sync, status: JobStatus, error
   const plan = await removeWhatIsGone(runtime.db, sync, { errors, errorsComplete, unchanged: resync.unchanged });
   await replaceSiteValidators(runtime.db, sync, resync.validators);
   await record();
+  await measureLastmodHonesty(runtime.db, await getSync(runtime.db, sync.syncId));
   // Stopped by the site's maxUrls: done, and its message says so (a limit reached, not an error).
   await finishSync(runtime.db, sync.syncId, 'done', status.limitReached);
   const done = await getSync(runtime.db, sync.syncId);
