@@ -2,9 +2,16 @@
 import type { CheckCounts, Finding, SiteCheck, SitemapCheck } from '../lib/index.js';
 
 const STATUS_WORD: Record<SitemapCheck['status'], string> = { failed: 'FAILED', has_issues: 'ISSUES', ok: 'OK' };
-const VIA: Record<SitemapCheck['foundVia']['by'], string> = { robots: 'via robots.txt', 'well-known': 'at a well-known path', index: 'listed', given: 'given' };
+const VIA: Record<SitemapCheck['foundVia']['by'], string> = {
+  robots: 'via robots.txt',
+  'home-page': 'linked from the home page',
+  'well-known': 'at a well-known path',
+  index: 'listed',
+  given: 'given',
+};
 const DISCOVERY: Record<SiteCheck['discovery'], string> = {
   robots: 'sitemaps from robots.txt',
+  'home-page': 'sitemaps linked from the home page',
   fallback: 'a sitemap at a well-known path',
   none: 'no sitemap found',
   given: 'the sitemap given',

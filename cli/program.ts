@@ -48,8 +48,14 @@ function registerCommands(program: Command, run: (action: () => Promise<Action>)
   walk.action(run(async () => (await import('./commands/walk.js')).walkCommand));
 
   const discover = program.command('discover').summary('sitemap URLs of a site, one a line').argument('<rootUrl>', 'site root URL (or host name)');
-  addNetworkOptions(discover).option('--ndjson', 'sitemap and error objects, a summary last');
-  discover.addHelpText('after', examples(['crawler-factory discover https://www.example.com/', 'crawler-factory discover example.com --ndjson']));
+  addNetworkOptions(discover)
+    .addOption(
+      new Option('--format <format>', 'output format: sitemap URLs, or sitemap objects saying where each came from')
+        .choices(['lines', 'ndjson'])
+        .default('lines'),
+    )
+    .option('--ndjson', 'alias of --format ndjson: sitemap and error objects, a summary last');
+  discover.addHelpText('after', examples(['crawler-factory discover https://www.example.com/', 'crawler-factory discover example.com --format ndjson']));
   discover.action(run(async () => (await import('./commands/discover.js')).discoverCommand));
 
   const check = program

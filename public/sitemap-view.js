@@ -16,7 +16,7 @@ import { figure } from './sync-progress.js';
 const SVG = 'http://www.w3.org/2000/svg';
 const CHART_WIDTH = 320;
 const CHART_HEIGHT = 60;
-const FOUND_VIA = { robots: 'robots.txt', 'well-known': 'a well-known path', index: 'an index', given: 'given' };
+const FOUND_VIA = { robots: 'robots.txt', 'home-page': 'the home page', 'well-known': 'a well-known path', index: 'an index', given: 'given' };
 
 /**
  * A record's badge word: its status, or `unread` before any sync recorded it.

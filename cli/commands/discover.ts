@@ -4,13 +4,16 @@ import { UsageError, type Io } from '../io.js';
 import { walkOptionsFrom, type CommonFlags } from '../options.js';
 import { LineWriter } from '../output.js';
 
-/** `crawler-factory discover <rootUrl>`: the site's sitemap URLs, one a line (or NDJSON with --ndjson). */
-export async function discoverCommand([raw = '']: string[], flags: CommonFlags & { ndjson?: boolean }, io: Io): Promise<number> {
+/**
+ * `crawler-factory discover <rootUrl>`: the site's sitemap URLs, one a line; with `--format ndjson` (or `--ndjson`)
+ * each as an object saying where it came from (`robots`, `home-page`, `fallback`), errors, and a summary last.
+ */
+export async function discoverCommand([raw = '']: string[], flags: CommonFlags & { ndjson?: boolean; format?: 'lines' | 'ndjson' }, io: Io): Promise<number> {
   const input = resolveInput(raw, io, flags.quiet);
   if (input.local) throw new UsageError('discover takes a site URL, not a local file (walk reads sitemap files)');
   const found = await discover(input.url, resolveWalkOptions(walkOptionsFrom(flags, io.env)));
   const writer = new LineWriter(io.stdout);
-  if (!flags.ndjson) {
+  if (!flags.ndjson && flags.format !== 'ndjson') {
     if (!flags.quiet) for (const problem of found.problems) io.stderr.write(`skipped ${problem.kind} ${problem.url}: ${problem.message}\n`);
     if (found.sitemaps.length === 0 && !flags.quiet) io.stderr.write(`no sitemap found for ${found.rootUrl}\n`);
     await writer.lines(found.sitemaps);

@@ -132,8 +132,8 @@ export type SitemapValidator = z.infer<typeof SitemapValidatorSchema>;
  */
 export const SitemapReportSchema = z.object({
   url: z.string(),
-  /** How it was found: robots.txt, a well-known path, an index (its `parent`), or the caller. */
-  foundVia: z.enum(['robots', 'well-known', 'index', 'given']),
+  /** How it was found: robots.txt, the home page, a well-known path, an index (its `parent`), or the caller. */
+  foundVia: z.enum(['robots', 'home-page', 'well-known', 'index', 'given']),
   parent: z.string().nullable(),
   depth: z.number().int().nonnegative(),
   kind: SitemapFormatSchema.nullable(),

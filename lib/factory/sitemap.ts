@@ -207,7 +207,7 @@ export async function* walkEvents<T>(url: string, options: WalkCallOptions, mapp
     yield* withOuterErrors(new SitemapWalk<T>(limits, { roots: found.sitemaps }, setup).events());
   } catch (error) {
     // Every robots.txt sitemap failed with nothing found: stale lines are common, the well-known paths may still answer.
-    const origin = found.source === 'fallback' ? 'fallback' : 'robots';
+    const origin = found.source === 'none' ? 'robots' : found.source;
     const fallback = whenAllRootsFail(origin) === 'fallback' && isFactoryError(error) ? await fallbackAfterRobots(found, limits, options.signal) : null;
     if (!fallback || !isFactoryError(error)) throw error;
     log.warn({ event: 'robots_sitemaps_failed', url, fallback, kind: error.kind }, 'robots.txt sitemaps failed: trying a well-known path');

@@ -139,7 +139,7 @@ const iso = z.coerce.date().transform((date) => date.toISOString());
 export const SitemapRecordSchema = z.object({
   sitemapId: z.coerce.number().int(),
   url: z.string(),
-  foundVia: z.enum(['robots', 'well-known', 'index', 'given']).nullable(),
+  foundVia: z.enum(['robots', 'home-page', 'well-known', 'index', 'given']).nullable(),
   parent: z.string().nullable(),
   kind: SitemapFormatSchema.nullable(),
   /** Null until a sync records it (a sitemap known only from its URLs' memberships, before migration 13). */

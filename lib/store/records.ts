@@ -30,7 +30,7 @@ export const RECORD_VERSION = 1;
  */
 export const WorkItemSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('discover'), rootUrl: z.string() }),
-  z.object({ type: z.literal('sitemap'), ref: SitemapRefSchema, origin: z.enum(['robots', 'fallback']).optional() }),
+  z.object({ type: z.literal('sitemap'), ref: SitemapRefSchema, origin: z.enum(['robots', 'home-page', 'fallback']).optional() }),
   z.object({ type: z.literal('fallback'), rootUrl: z.string(), tried: z.array(z.string()).max(1_000) }),
 ]);
 export type WorkItem = z.infer<typeof WorkItemSchema>;

@@ -7,6 +7,7 @@ import type { ReportedError } from '../../core/types.js';
 import { tryIdentityKey } from '../url/url-identity.js';
 import { parseHttpUrl, parseSiteUrl } from '../url/site-url.js';
 import { createLogger } from '../../utils/logger.js';
+import { homePageSitemapLinks } from './home-page-links.js';
 
 const log = createLogger('factory:discovery');
 
@@ -21,11 +22,14 @@ export const FALLBACK_SITEMAP_PATHS = [
   'sitemap/sitemap-index.xml', // gatsby-plugin-sitemap's default
 ] as const;
 
-/** What discovery found and how: the sitemap URLs, where they came from, and what was skipped. */
+/**
+ * What discovery found and how: the sitemap URLs, where they came from (robots.txt, the home page's `<link
+ * rel="sitemap">`, a well-known path, or nowhere), and what was skipped.
+ */
 export interface Discovery {
   rootUrl: string;
   sitemaps: string[];
-  source: 'robots' | 'fallback' | 'none';
+  source: 'robots' | 'home-page' | 'fallback' | 'none';
   robots: RobotsResult;
   problems: ReportedError[];
   requests: number;
@@ -85,7 +89,8 @@ async function probeFallbacks(
 }
 
 /**
- * Finds a site's sitemaps: robots.txt `Sitemap:` lines (RFC 9309), else the first well-known path that answers 2xx.
+ * Finds a site's sitemaps: robots.txt `Sitemap:` lines (RFC 9309), else the home page's `<link rel="sitemap">`, else
+ * the first well-known path that answers 2xx.
  * Throws `robots_unreachable` (5xx, 429, unreachable: RFC 9309's disallow-all), `blocked_ssrf` or `invalid_url`;
  * `signal` cancels it between and during requests (the caller's reason is thrown).
  */
@@ -97,13 +102,19 @@ export async function discover(rootUrl: string, options: WalkOptions, signal?: A
   const listed = allowedSitemaps(robotsOf(robots).sitemaps, options, problems);
   const base = { rootUrl: root.href, robots, problems };
   if (listed.length > 0) return { ...base, sitemaps: listed, source: 'robots', requests: 1 };
-  const { found, requests } = await probeFallbacks(root, options, { rules: robotsOf(robots).rules, problems, ...(signal ? { signal } : {}) });
+  const rules = robotsOf(robots).rules;
+  // The home page, unless robots.txt keeps crawlers off it: its head may name the sitemaps robots.txt does not.
+  const readHome = isPathAllowed(rules, root.pathname);
+  const linked = readHome ? allowedSitemaps(await homePageSitemapLinks(root.href, options, signal), options, problems) : [];
+  const asked = readHome ? 2 : 1;
+  if (linked.length > 0) return { ...base, sitemaps: linked, source: 'home-page', requests: asked };
+  const { found, requests } = await probeFallbacks(root, options, { rules, problems, ...(signal ? { signal } : {}) });
   if (found) {
     log.info({ event: 'sitemap_fallback_found', url: found, requests }, 'sitemap found at a well-known path');
-    return { ...base, sitemaps: [found], source: 'fallback', requests: requests + 1 };
+    return { ...base, sitemaps: [found], source: 'fallback', requests: requests + asked };
   }
-  log.warn({ event: 'no_sitemap_found', url: root.href, requests }, 'no sitemap in robots.txt nor at the well-known paths');
-  return { ...base, sitemaps: [], source: 'none', requests: requests + 1 };
+  log.warn({ event: 'no_sitemap_found', url: root.href, requests }, 'no sitemap in robots.txt, on the home page nor at the well-known paths');
+  return { ...base, sitemaps: [], source: 'none', requests: requests + asked };
 }
 
 /**

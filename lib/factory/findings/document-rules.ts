@@ -17,8 +17,8 @@ export const MAX_SITEMAP_BYTES = 50 * 1024 * 1024;
 export interface ReadContext {
   /** The format of the index that listed it, or null for a root. */
   parentFormat: SitemapFormat | null;
-  /** How a root was found: declared in robots.txt, probed at a well-known path, or given by the caller. */
-  foundBy: 'robots' | 'well-known' | 'index' | 'given';
+  /** How a root was found: declared in robots.txt, linked from the home page, probed at a well-known path, or given. */
+  foundBy: 'robots' | 'home-page' | 'well-known' | 'index' | 'given';
 }
 
 const XML_FORMATS = new Set<SitemapFormat>(['urlset', 'sitemapindex', 'rss', 'atom']);
@@ -96,7 +96,10 @@ function countFindings(read: SitemapRead, context: ReadContext): Finding[] {
     out.push(finding('index_of_indexes', 'a sitemap index listed by another index: search engines do not follow it'));
   }
   if (read.format !== 'sitemapindex' && read.entries === 0 && read.dropped === 0) out.push(finding('empty', 'it lists no URLs'));
-  if (context.foundBy === 'well-known') out.push(finding('undeclared', `found by probing, but robots.txt does not declare it: add "Sitemap: ${read.url}"`));
+  if (context.foundBy === 'well-known' || context.foundBy === 'home-page') {
+    const how = context.foundBy === 'well-known' ? 'found by probing' : 'linked from the home page';
+    out.push(finding('undeclared', `${how}, but robots.txt does not declare it: add "Sitemap: ${read.url}"`));
+  }
   return out;
 }
 

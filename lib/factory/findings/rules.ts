@@ -33,7 +33,7 @@ export const RULES = {
   bom: { severity: 'notice', about: 'a byte order mark before the document' },
   content_type: { severity: 'notice', about: 'a Content-Type that does not say what the document is' },
   gzip_unnamed: { severity: 'notice', about: 'a gzip body with neither a .gz name nor a gzip Content-Encoding or Content-Type' },
-  undeclared: { severity: 'notice', about: 'found at a well-known path but not declared in robots.txt: add a Sitemap: line' },
+  undeclared: { severity: 'notice', about: 'found at a well-known path or on the home page but not declared in robots.txt: add a Sitemap: line' },
 } as const satisfies Record<string, { severity: Severity; about: string }>;
 
 export type RuleId = keyof typeof RULES;

@@ -2,11 +2,11 @@ import { z } from 'zod';
 import { ErrorKindSchema, SitemapFormatSchema } from '../../core/types.js';
 import { FindingSchema, type Finding } from './finding.js';
 
-/** How a sitemap was found: robots.txt, a well-known path, an index (its `parent`), or the caller. */
-export const FoundViaSchema = z.object({ by: z.enum(['robots', 'well-known', 'index', 'given']), parent: z.string().nullable() });
+/** How a sitemap was found: robots.txt, the home page's `<link rel="sitemap">`, a well-known path, an index (its `parent`), or the caller. */
+export const FoundViaSchema = z.object({ by: z.enum(['robots', 'home-page', 'well-known', 'index', 'given']), parent: z.string().nullable() });
 export type FoundVia = z.infer<typeof FoundViaSchema>;
 
-const FOUND_BY = { robots: 'robots', fallback: 'well-known', none: 'given', given: 'given' } as const;
+const FOUND_BY = { robots: 'robots', 'home-page': 'home-page', fallback: 'well-known', none: 'given', given: 'given' } as const;
 
 /** How a sitemap was found: its parent index, else how the roots were found (robots.txt, probing, or the caller). */
 export function foundViaOf(parent: string | null | undefined, roots: keyof typeof FOUND_BY): FoundVia {
@@ -54,8 +54,8 @@ export type CheckCounts = z.infer<typeof CheckCountsSchema>;
 export const SiteCheckSchema = z.object({
   rootUrl: z.string(),
   checkedAt: z.string(),
-  /** Where the roots came from: robots.txt, a well-known path, nowhere, or the caller (a sitemap URL given). */
-  discovery: z.enum(['robots', 'fallback', 'none', 'given']),
+  /** Where the roots came from: robots.txt, the home page, a well-known path, nowhere, or the caller (a sitemap URL given). */
+  discovery: z.enum(['robots', 'home-page', 'fallback', 'none', 'given']),
   sitemaps: z.array(SitemapCheckSchema),
   findings: z.array(FindingSchema),
   counts: CheckCountsSchema,

@@ -27,7 +27,7 @@ export async function processDiscovery(context: SliceContext, held: HeldWork, ro
   if (found.sitemaps.length === 0) return failDiscovery(context, work, reportedRoot(noSitemapError(rootUrl)), found.problems);
   const refs = found.sitemaps.map((url) => ({ url, depth: 0, parent: null }));
   const tally = newTally();
-  if (!(await enqueueRefs(context, refs, { tally, roots: found.source === 'fallback' ? 'fallback' : 'robots' }))) return;
+  if (!(await enqueueRefs(context, refs, { tally, roots: found.source === 'none' ? 'robots' : found.source }))) return;
   await finishWork(context, work, { errors: [...found.problems, ...tally.refused], countSitemap: false, failure: 'none' });
 }
 

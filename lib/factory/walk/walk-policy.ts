@@ -9,14 +9,14 @@ import { tryIdentityKey } from '../url/url-identity.js';
  */
 
 /** Where a root sitemap came from: given by the caller, listed in robots.txt, or found at a well-known path. */
-export type RootOrigin = 'given' | 'robots' | 'fallback';
+export type RootOrigin = 'given' | 'robots' | 'home-page' | 'fallback';
 
 /**
- * What happens once every root sitemap failed with nothing found: robots.txt lines are often stale (a 404, a
- * development host), so the well-known paths are tried next; any other roots failing fails the walk.
+ * What happens once every root sitemap failed with nothing found: robots.txt lines (and home-page links) are often
+ * stale (a 404, a development host), so the well-known paths are tried next; any other roots failing fails the walk.
  */
 export function whenAllRootsFail(origin: RootOrigin): 'fallback' | 'fail' {
-  return origin === 'robots' ? 'fallback' : 'fail';
+  return origin === 'robots' || origin === 'home-page' ? 'fallback' : 'fail';
 }
 
 /** A site with no sitemap at all fails the walk: silence would read as "an empty site". */

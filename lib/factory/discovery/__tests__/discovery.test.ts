@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { useRouteSites } from '../../../../test/helpers/route-site.js';
 import { discover } from '../discovery.js';
+import { sitemapLinksOf } from '../home-page-links.js';
 import { resolveWalkOptions } from '../../../core/limits.js';
 import { discoverSitemaps, walkSitemap, walkUrlEvents } from '../../sitemap.js';
 import { XML, collect, urlsetXml } from '../../../../test/helpers/sitemap-xml.js';
@@ -45,8 +46,9 @@ describe('discoverSitemaps fallback chain', () => {
     });
     const found = await discover(site.origin, resolveWalkOptions(open));
     expect(found).toMatchObject({ sitemaps: [site.url('/sitemap-index.xml')], source: 'fallback' });
-    // A 404 on HEAD is an answer: no GET retry, and nothing after the first 2xx (sitemap.xml.gz and later stay unasked).
-    expect(asked).toEqual(['GET /robots.txt', 'HEAD /sitemap.xml', 'HEAD /sitemap_index.xml', 'HEAD /sitemap-index.xml']);
+    // The home page first (no sitemap link there); a 404 on HEAD is an answer: no GET retry, and nothing after the first
+    // 2xx (sitemap.xml.gz and later stay unasked).
+    expect(asked).toEqual(['GET /robots.txt', 'GET /', 'HEAD /sitemap.xml', 'HEAD /sitemap_index.xml', 'HEAD /sitemap-index.xml']);
   });
 
   it('skips a well-known path that robots.txt disallows, and says so', async () => {
@@ -120,5 +122,51 @@ describe('fallback paths that fail rather than answer', () => {
     const found = await discover(site.origin, resolveWalkOptions({ ...open, robotsTimeoutMs: 300 }));
     expect(found.sitemaps).toEqual([site.url('/sitemap_index.xml')]);
     expect(found.problems).toContainEqual(expect.objectContaining({ kind: 'timeout', url: site.url('/sitemap.xml') }));
+  });
+});
+
+describe('the home page\'s <link rel="sitemap">', () => {
+  const HTML = { 'content-type': 'text/html; charset=utf-8' };
+  const page = (head: string) => ({ headers: HTML, body: `<!doctype html><html><head><title>x</title>${head}</head><body>hello</body></html>` });
+
+  it('names the sitemaps when robots.txt lists none, before any well-known path is probed', async () => {
+    const site = await serve({
+      '/robots.txt': { body: 'User-agent: *\nDisallow: /private/\n' },
+      '/': page(`<link rel="alternate" href="/feed.xml"><link type="application/xml" rel='Sitemap' href="/sitemap/sitemap-index.xml"/>`),
+      '/sitemap.xml': { body: urlsetXml(['https://example.com/wrong']) },
+    });
+    const found = await discover(site.origin, resolveWalkOptions(open));
+    expect(found).toMatchObject({ source: 'home-page', sitemaps: [site.url('/sitemap/sitemap-index.xml')], requests: 2 });
+    expect(site.hits('/sitemap.xml')).toBe(0);
+  });
+
+  it('is not read when robots.txt disallows it; a link the SSRF policy refuses is reported and the chain goes on', async () => {
+    const closed = await serve({ '/robots.txt': { body: 'User-agent: *\nDisallow: /\n' }, '/': page('<link rel="sitemap" href="/s.xml">') });
+    expect(await discover(closed.origin, resolveWalkOptions(open))).toMatchObject({ source: 'none' });
+    expect(closed.hits('/')).toBe(0);
+    const refused = await serve({
+      '/': page('<link rel="sitemap" href="http://169.254.169.254/latest/meta-data">'),
+      '/sitemap.xml': { body: urlsetXml(['https://example.com/a']) },
+    });
+    const found = await discover(refused.origin, resolveWalkOptions(open));
+    expect(found).toMatchObject({ source: 'fallback', sitemaps: [refused.url('/sitemap.xml')] });
+    expect(found.problems[0]).toMatchObject({ kind: 'blocked_ssrf', url: 'http://169.254.169.254/latest/meta-data' });
+  });
+
+  it('a page that is not HTML, or does not answer, is no sitemap and no failure', async () => {
+    const site = await serve({ '/': { headers: { 'content-type': 'application/json' }, body: '{"link":"<link rel=sitemap href=/x.xml>"}' } });
+    expect(await discover(site.origin, resolveWalkOptions(open))).toMatchObject({ source: 'none', sitemaps: [] });
+  });
+});
+
+describe('sitemapLinksOf', () => {
+  it('reads rel tokens in any case and quoting, resolves relative hrefs, and keeps http(s) links once', () => {
+    const html = `<link rel="sitemap" href="/a.xml"><LINK REL="alternate sitemap" HREF='b.xml'><link rel=sitemap href=/a.xml>
+      <link rel="sitemap" href="javascript:alert(1)"><link rel="stylesheet" href="/s.css"><link rel="sitemap" href="https://cdn.example/c.xml?x=1&amp;y=2">`;
+    expect(sitemapLinksOf(html, 'https://example.com/blog/')).toEqual([
+      'https://example.com/a.xml',
+      'https://example.com/blog/b.xml',
+      'https://cdn.example/c.xml?x=1&y=2',
+    ]);
   });
 });

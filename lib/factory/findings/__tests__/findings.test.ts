@@ -257,6 +257,18 @@ describe('the site', () => {
   });
 });
 
+describe('discovery in the report', () => {
+  it('a sitemap the home page links: found via the home page, and robots.txt should declare it', async () => {
+    const report = await check((o) => ({
+      '/': { headers: { 'content-type': 'text/html' }, body: `<html><head><link rel="sitemap" href="${o}/site-map.xml"></head></html>` },
+      '/site-map.xml': xml(urlset([`${o}/a`])),
+    }));
+    expect(report.discovery).toBe('home-page');
+    expect(report.sitemaps).toMatchObject([{ foundVia: { by: 'home-page', parent: null }, findings: [{ rule: 'undeclared', severity: 'notice' }] }]);
+    expect(report.sitemaps[0]?.findings[0]?.message).toMatch(/^linked from the home page, but robots.txt does not declare it/);
+  });
+});
+
 describe('the catalogue', () => {
   it('every rule has a severity and a sentence, and docs/cli.md lists it as the catalogue says', async () => {
     const docs = await readFile(new URL('../../../../docs/cli.md', import.meta.url), 'utf8');
