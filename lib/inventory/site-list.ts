@@ -4,7 +4,7 @@ import type { InventoryDb } from './db.js';
 import { SiteSummarySchema, parseRows, type SiteSummary } from './schemas.js';
 import { SITE_COLUMNS } from './sql-columns.js';
 import { getSyncsById } from './syncs.js';
-import { RequestError } from '../core/errors.js';
+import { keysetCursor } from './keyset-cursor.js';
 
 /** Largest page of the site list. */
 export const MAX_SITE_PAGE = 1_000;
@@ -38,21 +38,9 @@ export interface SitePage {
 // The list's order is (failing sitemaps, most first, with sort=failing; created_at; site_id); a cursor holds them of
 // the last row, created_at at full (microsecond) precision, which a JavaScript Date would round: the next page starts
 // exactly after it even if that site is deleted.
-const CursorSchema = z.tuple([z.string().regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/), z.string().min(1).max(100), z.number().int().nonnegative()]);
-
-function encodeCursor(at: string, siteId: string, failing: number): string {
-  return Buffer.from(JSON.stringify([at, siteId, failing]), 'utf8').toString('base64url');
-}
-
-function decodeCursor(cursor: string): [string, string, number] {
-  try {
-    const parsed = CursorSchema.safeParse(JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')));
-    if (parsed.success && encodeCursor(...parsed.data) === cursor) return parsed.data;
-  } catch {
-    // not JSON: refused below
-  }
-  throw new RequestError('bad_request', 'invalid cursor');
-}
+const cursors = keysetCursor(
+  z.tuple([z.string().regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/), z.string().min(1).max(100), z.number().int().nonnegative()]),
+);
 
 const PageRowSchema = SiteSummarySchema.omit({ lastSync: true }).extend({ cursorAt: z.string(), lastSyncId: z.string().nullable() });
 
@@ -61,7 +49,7 @@ const PageRowSchema = SiteSummarySchema.omit({ lastSync: true }).extend({ cursor
  * filtered by `q`, keyset-paginated by `limit` / `cursor`.
  */
 export async function listSitePage(db: InventoryDb, query: Partial<SiteListQuery> = {}): Promise<SitePage> {
-  const [afterAt, afterId, afterFailing] = query.cursor === undefined ? [null, null, 0] : decodeCursor(query.cursor);
+  const [afterAt, afterId, afterFailing] = query.cursor === undefined ? [null, null, 0] : cursors.decode(query.cursor);
   const failingFirst = query.sort === 'failing';
   // Sorted by failing sitemaps, the key's first part is their count negated (most first); else it is 0 for all.
   const rows = await db.query(
@@ -82,7 +70,8 @@ export async function listSitePage(db: InventoryDb, query: Partial<SiteListQuery
   const parsed = parseRows(PageRowSchema, rows);
   const page = query.limit === undefined ? parsed : parsed.slice(0, query.limit);
   const last = page.at(-1);
-  const nextCursor = query.limit !== undefined && parsed.length > query.limit && last ? encodeCursor(last.cursorAt, last.siteId, last.failingSitemaps) : null;
+  const nextCursor =
+    query.limit !== undefined && parsed.length > query.limit && last ? cursors.encode([last.cursorAt, last.siteId, last.failingSitemaps]) : null;
   // The last syncs are read in one query through the syncs' own reader, which owns how their counters are summed; a
   // sync whose site was deleted since the page was read is no sync.
   const lastSyncs = await getSyncsById(

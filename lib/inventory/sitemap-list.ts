@@ -3,7 +3,7 @@ import { z } from 'zod';
 import type { InventoryDb } from './db.js';
 import { pageLimitSchema } from './page-limit.js';
 import { SitemapRecordSchema, type SitemapRecord } from './sitemap-records.js';
-import { RequestError } from '../core/errors.js';
+import { keysetCursor } from './keyset-cursor.js';
 import { SitemapFormatSchema } from '../core/types.js';
 import { SitemapStatusSchema } from '../factory/findings/index.js';
 
@@ -31,21 +31,7 @@ export interface SitemapPage {
 
 // Failing first: failed, then with issues, then ok, then not yet recorded; by id within each.
 const RANK = `CASE s.status WHEN 'failed' THEN 0 WHEN 'has_issues' THEN 1 WHEN 'ok' THEN 2 ELSE 3 END`;
-const CursorSchema = z.tuple([z.number().int().min(0).max(3), z.number().int().nonnegative()]);
-
-function encodeCursor(rank: number, id: number): string {
-  return Buffer.from(JSON.stringify([rank, id]), 'utf8').toString('base64url');
-}
-
-function decodeCursor(cursor: string): [number, number] {
-  try {
-    const parsed = CursorSchema.safeParse(JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')));
-    if (parsed.success && encodeCursor(...parsed.data) === cursor) return parsed.data;
-  } catch {
-    // not JSON: refused below
-  }
-  throw new RequestError('bad_request', 'invalid cursor: pass the nextCursor of the page before');
-}
+const cursors = keysetCursor(z.tuple([z.number().int().min(0).max(3), z.number().int().nonnegative()]));
 
 const RECORD_COLUMNS = `s.sitemap_id AS "sitemapId", s.url, s.found_via AS "foundVia", s.parent_url AS parent, s.kind, s.status, s.failure,
   s.url_count AS urls, s.child_count AS children, s.dropped_count AS dropped, s.bytes, s.findings, s.first_seen_at AS "firstSeenAt",
@@ -56,7 +42,7 @@ const PageRowSchema = SitemapRecordSchema.extend({ rank: z.coerce.number().int()
 /** A site's sitemaps, failing first; `status` and `kind` filter, `limit` (default 100) and `cursor` page. */
 export async function listSitemapPage(db: InventoryDb, siteId: string, query: Partial<SitemapListQuery> = {}): Promise<SitemapPage> {
   const limit = query.limit ?? DEFAULT_SITEMAP_PAGE;
-  const [afterRank, afterId] = query.cursor === undefined ? [-1, 0] : decodeCursor(query.cursor);
+  const [afterRank, afterId] = query.cursor === undefined ? [-1, 0] : cursors.decode(query.cursor);
   const rows = await db.query(
     `SELECT ${RECORD_COLUMNS}, ${RANK} AS rank FROM sitemaps s
      WHERE s.site_id = $1 AND ($2::text IS NULL OR s.status = $2) AND ($3::text IS NULL OR s.kind = $3)
@@ -67,7 +53,7 @@ export async function listSitemapPage(db: InventoryDb, siteId: string, query: Pa
   const parsed = rows.map((row) => PageRowSchema.parse(row));
   const page = parsed.slice(0, limit);
   const last = page.at(-1);
-  const nextCursor = parsed.length > limit && last ? encodeCursor(last.rank, last.sitemapId) : null;
+  const nextCursor = parsed.length > limit && last ? cursors.encode([last.rank, last.sitemapId]) : null;
   return { sitemaps: page.map(({ rank: _rank, ...record }) => record), nextCursor };
 }
 

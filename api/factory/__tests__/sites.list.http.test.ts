@@ -80,6 +80,6 @@ describe('GET /api/factory/sites', () => {
     expect(await refused('?page=2')).toBe('unknown query parameter page');
     expect(await refused('?q=a&limti=10')).toBe('unknown query parameter limti');
     for (const limit of ['0', '1001', 'ten']) expect(await refused(`?limit=${limit}`)).toMatch(/^query parameter limit: /);
-    expect(await refused('?cursor=nope')).toBe('invalid cursor');
+    expect(await refused('?cursor=nope')).toBe('invalid cursor: pass the nextCursor of the page before');
   });
 });

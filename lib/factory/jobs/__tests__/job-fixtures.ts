@@ -1,4 +1,8 @@
+import { afterAll, beforeAll } from 'vitest';
+import { startTestRedis, type TestRedis } from '../../../../test/helpers/redis-server.js';
 import type { JobStore } from '../../../store/job-store.js';
+import { MemoryJobStore } from '../../../store/memory-job-store.js';
+import { connectRedisJobStore } from '../../../store/open-job-store.js';
 import type { JobStatus } from '../../../core/types.js';
 import { runSlice, type RunSliceOptions } from '../run-slice.js';
 import { getJobStatus } from '../job-control.js';
@@ -50,4 +54,26 @@ export function seededRandom(seed: number): (below: number) => number {
     t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
     return Math.floor((((t ^ (t >>> 14)) >>> 0) / 4294967296) * below);
   };
+}
+
+/**
+ * Both stores a job suite runs on, for `describe.each`: the memory store, and Redis on a private redis-server started
+ * before the file's tests and stopped after them. Each entry opens a fresh store.
+ */
+export function useJobStores(): Array<[string, () => Promise<JobStore>]> {
+  let redis: TestRedis | undefined;
+  beforeAll(async () => {
+    redis = await startTestRedis();
+  });
+  afterAll(async () => redis?.stop());
+  return [
+    ['memory', async () => new MemoryJobStore()],
+    [
+      'redis',
+      () => {
+        if (redis === undefined) throw new Error('redis-server is not started yet: open stores from a test');
+        return connectRedisJobStore(redis.url, { ttlMs: 60_000 });
+      },
+    ],
+  ];
 }

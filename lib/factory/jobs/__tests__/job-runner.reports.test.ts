@@ -1,25 +1,12 @@
 // A job keeps each sitemap's report (its place, figures and findings) in its store, atomically with the sitemap's
 // finish: on the memory store and on Redis alike, once per sitemap however many slices and retries it took.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestRedis, type TestRedis } from '../../../../test/helpers/redis-server.js';
-import type { JobStore } from '../../../store/job-store.js';
-import { MemoryJobStore } from '../../../store/memory-job-store.js';
-import { connectRedisJobStore } from '../../../store/open-job-store.js';
+import { describe, expect, it } from 'vitest';
 import { createJob } from '../create-job.js';
-import { LOOPBACK, QUICK, runToEnd } from './job-fixtures.js';
+import { LOOPBACK, QUICK, runToEnd, useJobStores } from './job-fixtures.js';
 import { indexOf, startSite, urlsetOf } from './small-sites.js';
 
 const XML = { 'content-type': 'application/xml' };
-let redis: TestRedis;
-beforeAll(async () => {
-  redis = await startTestRedis();
-});
-afterAll(async () => redis?.stop());
-
-const stores: Array<[string, () => Promise<JobStore>]> = [
-  ['memory', async () => new MemoryJobStore()],
-  ['redis', () => connectRedisJobStore(redis.url, { ttlMs: 60_000 })],
-];
+const stores = useJobStores();
 
 describe.each(stores)('sitemap reports on the %s store', (_name, open) => {
   it('one report a sitemap read, with where it sits, what it gave and what its read shows; none for a failed one', async () => {

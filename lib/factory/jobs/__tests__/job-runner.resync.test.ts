@@ -1,12 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestRedis, type TestRedis } from '../../../../test/helpers/redis-server.js';
+import { describe, expect, it } from 'vitest';
 import { startLoopbackServer, type LoopbackServer } from '../../../demo/loopback-server.js';
 import { newJobId } from '../../../store/job-id.js';
 import type { JobStore } from '../../../store/job-store.js';
-import { MemoryJobStore } from '../../../store/memory-job-store.js';
-import { connectRedisJobStore } from '../../../store/open-job-store.js';
 import { createJob } from '../create-job.js';
-import { allShardUrls, LOOPBACK, QUICK, runToEnd } from './job-fixtures.js';
+import { allShardUrls, LOOPBACK, QUICK, runToEnd, useJobStores } from './job-fixtures.js';
 import { pagesOf, urlsetOf } from './small-sites.js';
 
 const XML = { 'content-type': 'application/xml' };
@@ -33,16 +30,7 @@ async function changingSite(state: { version: number }): Promise<LoopbackServer>
   return server;
 }
 
-let redis: TestRedis;
-beforeAll(async () => {
-  redis = await startTestRedis();
-});
-afterAll(async () => redis?.stop());
-
-const stores: Array<[string, () => Promise<JobStore>]> = [
-  ['memory', async () => new MemoryJobStore()],
-  ['redis', () => connectRedisJobStore(redis.url, { ttlMs: 60_000 })],
-];
+const stores = useJobStores();
 
 const RUN = { ...LOOPBACK, ...QUICK, budgetMs: 5_000 };
 
