@@ -19,11 +19,12 @@ const CHART_HEIGHT = 60;
 const FOUND_VIA = { robots: 'robots.txt', 'home-page': 'the home page', 'well-known': 'a well-known path', index: 'an index', given: 'given' };
 
 /**
- * A record's badge word: its status, or `unread` before any sync recorded it.
- * @param {Pick<SitemapRecord, 'status'>} record
+ * A record's badge word: `vanished` once no index lists it, else its status, or `unread` before any sync recorded it.
+ * @param {Pick<SitemapRecord, 'status'> & Partial<Pick<SitemapRecord, 'vanishedAt'>>} record
  * @returns {string}
  */
 export function statusWord(record) {
+  if (record.vanishedAt) return 'vanished';
   return record.status ?? 'unread';
 }
 
@@ -39,12 +40,13 @@ export function foundViaText(record) {
 
 /**
  * The counts line above the table: `12 sitemaps: 1 failed, 2 with issues, 9 ok`.
- * @param {Array<Pick<SitemapRecord, 'status'>>} records
+ * @param {Array<Pick<SitemapRecord, 'status'> & Partial<Pick<SitemapRecord, 'vanishedAt'>>>} records
  * @returns {string}
  */
 export function sitemapsSummary(records) {
   const of = (/** @type {string} */ word) => records.filter((record) => statusWord(record) === word).length;
   const parts = [`${of('failed')} failed`, `${of('has_issues')} with issues`, `${of('ok')} ok`];
+  if (of('vanished') > 0) parts.push(`${of('vanished')} no longer listed`);
   if (of('unread') > 0) parts.push(`${of('unread')} not yet recorded`);
   return `${figure(records.length)} sitemap${records.length === 1 ? '' : 's'}: ${parts.join(', ')}`;
 }

@@ -35,7 +35,7 @@ const cursors = keysetCursor(z.tuple([z.number().int().min(0).max(3), z.number()
 
 const RECORD_COLUMNS = `s.sitemap_id AS "sitemapId", s.url, s.found_via AS "foundVia", s.parent_url AS parent, s.kind, s.status, s.failure,
   s.url_count AS urls, s.child_count AS children, s.dropped_count AS dropped, s.bytes, s.findings, s.first_seen_at AS "firstSeenAt",
-  s.last_read_at AS "lastReadAt", s.last_changed_at AS "lastChangedAt", s.fail_streak AS "failStreak"`;
+  s.last_read_at AS "lastReadAt", s.last_changed_at AS "lastChangedAt", s.fail_streak AS "failStreak", s.vanished_at AS "vanishedAt"`;
 
 const PageRowSchema = SitemapRecordSchema.extend({ rank: z.coerce.number().int() });
 
@@ -61,7 +61,8 @@ export async function listSitemapPage(db: InventoryDb, siteId: string, query: Pa
 export const SitemapReadSchema = z.object({
   syncId: z.string(),
   readAt: z.coerce.date().transform((date) => date.toISOString()),
-  status: SitemapStatusSchema,
+  /** A read's status, or `vanished`: the sync found no index listing it. */
+  status: SitemapStatusSchema.or(z.literal('vanished')),
   urls: z.coerce.number().int(),
   bytes: z.coerce.number().int(),
   errors: z.coerce.number().int(),

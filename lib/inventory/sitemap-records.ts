@@ -103,6 +103,7 @@ updated AS (
       WHEN r.outcome = 'read' AND (s.last_read_at IS NULL OR (s.url_count, s.child_count, s.bytes) IS DISTINCT FROM (r.url_count, r.child_count, r.bytes))
       THEN now() ELSE s.last_changed_at END,
     fail_streak = CASE WHEN r.outcome = 'failed' THEN s.fail_streak + 1 ELSE 0 END,
+    vanished_at = NULL,
     read_seq = (SELECT seq FROM sync)
   FROM r
   WHERE s.site_id = $1 AND s.url = r.url AND s.read_seq < (SELECT seq FROM sync)
@@ -111,14 +112,26 @@ INSERT INTO sitemap_reads (site_id, sitemap_id, seq, sync_id, status, url_count,
 SELECT $1, u.sitemap_id, (SELECT seq FROM sync), $2, u.status, u.url_count, u.bytes, u.errors, u.warnings, u.notices FROM updated u
 ON CONFLICT DO NOTHING`;
 
+// The sitemaps the removal step took as read whole that this sync neither read nor failed on: no index lists them.
+const VANISHED = `
+WITH sync AS (SELECT seq FROM syncs WHERE sync_id = $2),
+gone AS (
+  UPDATE sitemaps s SET vanished_at = now(), read_seq = (SELECT seq FROM sync)
+  WHERE s.site_id = $1 AND s.sitemap_id = ANY($3::int[]) AND s.read_seq < (SELECT seq FROM sync) AND s.vanished_at IS NULL
+  RETURNING s.sitemap_id, s.url_count, s.bytes)
+INSERT INTO sitemap_reads (site_id, sitemap_id, seq, sync_id, status, url_count, bytes, errors, warnings, notices)
+SELECT $1, g.sitemap_id, (SELECT seq FROM sync), $2, 'vanished', g.url_count, g.bytes, 0, 0, 0 FROM gone g
+ON CONFLICT DO NOTHING`;
+
 /**
  * Records what a sync's job ended with, sitemap by sitemap: each row (made first when new) takes the read's state and
- * one `sitemap_reads` row, in one transaction a batch.
+ * one `sitemap_reads` row, in one transaction a batch. `listed`, for a `done` sync, is the removal step's sitemaps read
+ * whole (its one rule of what is gone): those among them this sync did not read vanished from the site.
  */
 export async function recordSitemapReads(
   db: InventoryDb,
   sync: { syncId: string; siteId: string },
-  ended: { reports: readonly SitemapReport[]; errors: readonly ReportedError[] },
+  ended: { reports: readonly SitemapReport[]; errors: readonly ReportedError[]; listed?: readonly number[] },
 ): Promise<void> {
   const rows = recordRows(ended);
   for (let start = 0; start < rows.length; start += RECORD_BATCH) {
@@ -131,6 +144,7 @@ export async function recordSitemapReads(
       await tx.query(UPDATE_AND_HISTORY, [sync.siteId, sync.syncId, batch]);
     });
   }
+  if (ended.listed !== undefined && ended.listed.length > 0) await db.query(VANISHED, [sync.siteId, sync.syncId, ended.listed]);
 }
 
 const iso = z.coerce.date().transform((date) => date.toISOString());
@@ -154,5 +168,7 @@ export const SitemapRecordSchema = z.object({
   lastReadAt: iso.nullable(),
   lastChangedAt: iso.nullable(),
   failStreak: z.coerce.number().int(),
+  /** When no index listed it any more (null: it is listed); its history has a `vanished` read then. */
+  vanishedAt: iso.nullable(),
 });
 export type SitemapRecord = z.infer<typeof SitemapRecordSchema>;

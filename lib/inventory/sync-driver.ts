@@ -121,7 +121,8 @@ async function jobErrors(store: JobStore, jobId: string): Promise<ReportedError[
  */
 async function settle(runtime: SyncRuntime, sync: Sync, status: JobStatus, errors: ReportedError[], complete: boolean): Promise<void> {
   // Each sitemap's record, from what the job read of it, before the sync says it ended (so it is there once it has).
-  const record = async () => recordSitemapReads(runtime.db, sync, { reports: await runtime.store.readReports(sync.jobId), errors });
+  const record = async (listed?: readonly number[]) =>
+    recordSitemapReads(runtime.db, sync, { reports: await runtime.store.readReports(sync.jobId), errors, ...(listed ? { listed } : {}) });
   if (status.stalled !== null) {
     await stopJob(runtime.store, sync.jobId);
     await record();
@@ -139,7 +140,7 @@ async function settle(runtime: SyncRuntime, sync: Sync, status: JobStatus, error
   const errorsComplete = errors.length < MAX_ERRORS_KEPT;
   const plan = await removeWhatIsGone(runtime.db, sync, { errors, errorsComplete, unchanged: resync.unchanged });
   await replaceSiteValidators(runtime.db, sync, resync.validators);
-  await record();
+  await record(plan.read);
   await measureLastmodHonesty(runtime.db, await getSync(runtime.db, sync.syncId));
   // Stopped by the site's maxUrls: done, and its message says so (a limit reached, not an error).
   await finishSync(runtime.db, sync.syncId, 'done', status.limitReached);

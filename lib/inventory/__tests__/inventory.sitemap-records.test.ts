@@ -73,6 +73,22 @@ describe.each(DATABASES)('sitemap records on $name', ({ open }) => {
     expect(await getSitemapRecord(test.db, 'records', failed?.sitemapId ?? -1)).toMatchObject({ status: 'ok', failStreak: 0, failure: null });
   });
 
+  it('marks a sitemap no index lists any more as vanished, with a vanished read, and back when it is listed again', { timeout: 180_000 }, async () => {
+    const removed = [...site.pages.entries()].slice(2_000);
+    for (const [url] of removed) site.pages.delete(url);
+    await syncSite(runtime(), 'records');
+    const { sitemaps } = await listSitemapPage(test.db, 'records');
+    const gone = sitemaps.find((s) => path(s.url) === '/sm-2.xml');
+    expect(gone?.vanishedAt).not.toBeNull();
+    expect(sitemaps.filter((s) => s.vanishedAt !== null).map((s) => path(s.url))).toEqual(['/sm-2.xml']);
+    expect((await getSitemapRecord(test.db, 'records', gone?.sitemapId ?? -1))?.reads[0]).toMatchObject({ status: 'vanished', urls: 1_000 });
+    for (const [url, facts] of removed) site.pages.set(url, facts);
+    await syncSite(runtime(), 'records');
+    const back = await getSitemapRecord(test.db, 'records', gone?.sitemapId ?? -1);
+    expect(back).toMatchObject({ vanishedAt: null, status: 'ok' });
+    expect(back?.reads.slice(0, 2).map((read) => read.status)).toEqual(['ok', 'vanished']);
+  });
+
   it('filters by status and kind, and pages by keyset: every sitemap once', async () => {
     expect((await listSitemapPage(test.db, 'records', { kind: 'sitemapindex' })).sitemaps.map((s) => path(s.url))).toEqual(['/sitemap.xml']);
     expect((await listSitemapPage(test.db, 'records', { status: 'failed' })).sitemaps).toEqual([]);

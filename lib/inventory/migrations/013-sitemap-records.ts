@@ -4,6 +4,7 @@
  * growing `seq`, written once (a settle run again after a crash writes the same rows). `sitemaps` gains the current
  * state: where the sitemap was found, what it is, its figures and findings from its last read, when it was first
  * seen, last read and last changed, and how many syncs in a row it has failed (`read_seq` is the last sync counted).
+ * A sitemap no index lists any more is `vanished_at` (and a `vanished` read); read again, it is back.
  * `sites.lastmod_honesty` is what the site's last `done` sync measured of its lastmods (lib/inventory/lastmod-honesty.ts).
  */
 export const sql = `
@@ -22,7 +23,8 @@ ALTER TABLE sitemaps
   ADD COLUMN last_read_at timestamptz,
   ADD COLUMN last_changed_at timestamptz,
   ADD COLUMN fail_streak integer NOT NULL DEFAULT 0,
-  ADD COLUMN read_seq bigint NOT NULL DEFAULT 0;
+  ADD COLUMN read_seq bigint NOT NULL DEFAULT 0,
+  ADD COLUMN vanished_at timestamptz;
 
 ALTER TABLE sites ADD COLUMN lastmod_honesty jsonb;
 

@@ -42,7 +42,7 @@ interface ScopeChoice {
 }
 type Record_ = Pick<SitemapRecord, 'url' | 'parent' | 'status' | 'foundVia'>;
 interface SitemapView {
-  statusWord(record: Pick<SitemapRecord, 'status'>): string;
+  statusWord(record: Pick<SitemapRecord, 'status'> & Partial<Pick<SitemapRecord, 'vanishedAt'>>): string;
   foundViaText(record: Pick<SitemapRecord, 'foundVia' | 'parent'>): string;
   sitemapsSummary(records: Array<Pick<SitemapRecord, 'status'>>): string;
   sitemapTree(records: Record_[]): Array<{ record: Record_; children: Array<{ record: Record_ }> }>;
@@ -273,6 +273,7 @@ describe('sitemap-view.js', () => {
   it('names statuses, where each sitemap came from, and counts them', () => {
     expect(statusWord({ status: null })).toBe('unread');
     expect(statusWord({ status: 'has_issues' })).toBe('has_issues');
+    expect(statusWord({ status: 'ok', vanishedAt: '2026-12-07T10:00:00.000Z' })).toBe('vanished');
     expect(foundViaText({ foundVia: 'index', parent: 'https://e.com/i.xml' })).toBe('listed by https://e.com/i.xml');
     expect(foundViaText({ foundVia: 'robots', parent: null })).toBe('robots.txt');
     expect(foundViaText({ foundVia: null, parent: null })).toBe('unknown');
