@@ -200,6 +200,8 @@ export type PathGroup = z.infer<typeof PathGroupSchema>;
 export const ScopeEstimateSchema = z.object({
   rootUrl: z.string(),
   sitemaps: z.array(z.string()),
+  /** Where the sitemaps came from: robots.txt, the home page's link, a well-known path, nowhere; null: discovery did not end within the budget. */
+  sitemapSource: z.enum(['robots', 'home-page', 'fallback', 'none']).nullable(),
   subSitemapCount: z.number().int().nonnegative(),
   urlEstimateRange: z.tuple([z.number().int().nonnegative(), z.number().int().nonnegative()]),
   urlEstimate: z.number().int().nonnegative().nullable(),

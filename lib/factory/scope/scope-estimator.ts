@@ -279,7 +279,7 @@ class ScopeProbe {
       this.wafSignal('robots.txt answered 403: a WAF or bot filter is likely; went on with the well-known paths');
     }
     for (const problem of found.problems) this.warn(`${problem.kind} ${problem.url ?? ''}: ${problem.message}`);
-    if (found.source === 'none') this.warn('no sitemap in robots.txt nor at the well-known paths');
+    if (found.source === 'none') this.warn('no sitemap in robots.txt, on the home page nor at the well-known paths');
   }
 
   // robots.txt 5xx / 429 / timeout: RFC 9309 disallow-all, answered the way WAFs answer; anything else is fatal.
@@ -347,7 +347,11 @@ function splitOptions(options: EstimateOptions): { budgetMs: number; signal?: Ab
 }
 
 /** Builds the validated answer from the probe's state and the figures. */
-function toEstimate(probe: ScopeProbe, base: { rootUrl: string; sitemaps: string[] }, { floorRule: _said, ...figures }: ScopeFigures): ScopeEstimate {
+function toEstimate(
+  probe: ScopeProbe,
+  base: Pick<ScopeEstimate, 'rootUrl' | 'sitemaps' | 'sitemapSource'>,
+  { floorRule: _said, ...figures }: ScopeFigures,
+): ScopeEstimate {
   return ScopeEstimateSchema.parse({
     ...base,
     ...figures,
@@ -372,7 +376,7 @@ export async function estimateScope(rootUrl: string, options: EstimateOptions = 
   let estimate: ScopeEstimate;
   try {
     const found = await probe.discover(rootUrl);
-    const base = { rootUrl: found?.rootUrl ?? parseRootUrl(rootUrl).href, sitemaps: found?.sitemaps ?? [] };
+    const base = { rootUrl: found?.rootUrl ?? parseRootUrl(rootUrl).href, sitemaps: found?.sitemaps ?? [], sitemapSource: found?.source ?? null };
     const figures = found === null ? EMPTY_FIGURES : await measure(probe, found.sitemaps);
     estimate = toEstimate(probe, base, figures);
   } finally {

@@ -334,7 +334,8 @@ describe('estimateScope: discovery and input', () => {
     const site = await serve(() => ({}));
     const result = await estimate(site);
     expect(result).toMatchObject({ sitemaps: [], urlEstimateRange: [0, 0], urlEstimate: 0, transport: 'fetch' });
-    expect(result.warnings).toContain('no sitemap in robots.txt nor at the well-known paths');
+    expect(result.warnings).toContain('no sitemap in robots.txt, on the home page nor at the well-known paths');
+    expect(result.sitemapSource).toBe('none');
   });
 
   it('refuses loopback targets unless allowed, a bad URL, and a bad budget', async () => {
