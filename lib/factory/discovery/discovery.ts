@@ -11,7 +11,12 @@ import { homePageSitemapLinks } from './home-page-links.js';
 
 const log = createLogger('factory:discovery');
 
-/** Well-known sitemap paths tried in order when robots.txt names none; the first three are DESIGN's contract. */
+/**
+ * Well-known sitemap paths tried in order when robots.txt and the home page name none; the first three are DESIGN's
+ * contract. Together they cover the common generators: WordPress core (wp-sitemap.xml), Yoast and Rank Math
+ * (sitemap_index.xml), All in One SEO, Shopify, Drupal, next-sitemap and most others (sitemap.xml), Gatsby, Magento's
+ * media folder, and a news sitemap alone.
+ */
 export const FALLBACK_SITEMAP_PATHS = [
   'sitemap.xml',
   'sitemap_index.xml',
@@ -20,6 +25,9 @@ export const FALLBACK_SITEMAP_PATHS = [
   'wp-sitemap.xml',
   'sitemap.txt',
   'sitemap/sitemap-index.xml', // gatsby-plugin-sitemap's default
+  'media/sitemap.xml', // Magento's when configured under media/
+  'news-sitemap.xml',
+  'sitemap-news.xml',
 ] as const;
 
 /**

@@ -159,6 +159,16 @@ describe('the home page\'s <link rel="sitemap">', () => {
   });
 });
 
+describe("the generators' well-known paths", () => {
+  it('finds a news sitemap or a Magento media sitemap when nothing else answers, after the main paths', async () => {
+    for (const path of ['/news-sitemap.xml', '/sitemap-news.xml', '/media/sitemap.xml']) {
+      const site = await serve({ [path]: { headers: XML, body: urlsetXml(['https://example.com/a']) } });
+      expect(await discover(site.origin, resolveWalkOptions(open))).toMatchObject({ source: 'fallback', sitemaps: [site.url(path)] });
+      expect(site.hits('/sitemap.xml')).toBe(1);
+    }
+  });
+});
+
 describe('sitemapLinksOf', () => {
   it('reads rel tokens in any case and quoting, resolves relative hrefs, and keeps http(s) links once', () => {
     const html = `<link rel="sitemap" href="/a.xml"><LINK REL="alternate sitemap" HREF='b.xml'><link rel=sitemap href=/a.xml>
