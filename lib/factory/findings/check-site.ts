@@ -16,9 +16,10 @@ const everyEntry = (): ItemMapper<SitemapEntry> => (pages: readonly ParsedUrl[],
 };
 
 /**
- * Checks a site's sitemaps (a root URL: discovered from robots.txt, then the well-known paths) or one sitemap and
- * what it lists. Each sitemap is read once, its entries judged as they stream by; throws what the walk throws when
- * there is nothing to check (robots.txt unreachable, no sitemap, the URL refused).
+ * Checks a site's sitemaps (a root URL: discovered from robots.txt, the home page, then the well-known paths) or one
+ * sitemap and what it lists. Each sitemap is read once, its entries judged as they stream by. Nothing to check
+ * (robots.txt unreachable, no sitemap) is a finding and a root that fails a failed sitemap; a URL refused as input
+ * (`invalid_url`, `blocked_ssrf`) is thrown.
  */
 export async function checkSite(url: string, options: WalkCallOptions & { now?: () => Date } = {}): Promise<SiteCheck> {
   const now = options.now ?? (() => new Date());
