@@ -94,7 +94,7 @@ describe('crawler-factory discover', () => {
     const run = await runMain(['discover', site.origin, '--allow-private', '--ndjson']);
     expect(ndjson(run.stdout)).toEqual([
       { type: 'sitemap', url: site.url('/index.xml'), depth: 0, source: 'robots' },
-      { type: 'summary', sitemaps: 1, source: 'robots', requests: 1 },
+      { type: 'summary', sitemaps: 1, source: 'robots', canonicalRoot: null, requests: 1 },
     ]);
   });
 });

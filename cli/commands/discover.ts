@@ -16,13 +16,14 @@ export async function discoverCommand([raw = '']: string[], flags: CommonFlags &
   if (!flags.ndjson && flags.format !== 'ndjson') {
     if (!flags.quiet) for (const problem of found.problems) io.stderr.write(`skipped ${problem.kind} ${problem.url}: ${problem.message}\n`);
     if (found.sitemaps.length === 0 && !flags.quiet) io.stderr.write(`no sitemap found for ${found.rootUrl}\n`);
+    if (found.canonicalRoot !== null && !flags.quiet) io.stderr.write(`sitemaps found at ${found.canonicalRoot}: the site's canonical root\n`);
     await writer.lines(found.sitemaps);
     return 0;
   }
   await writer.json([
     ...found.problems.map((problem) => ({ type: 'error', ...problem })),
     ...found.sitemaps.map((url) => ({ type: 'sitemap', url, depth: 0, source: found.source })),
-    { type: 'summary', sitemaps: found.sitemaps.length, source: found.source, requests: found.requests },
+    { type: 'summary', sitemaps: found.sitemaps.length, source: found.source, canonicalRoot: found.canonicalRoot, requests: found.requests },
   ]);
   return 0;
 }

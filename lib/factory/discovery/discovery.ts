@@ -38,6 +38,11 @@ export interface Discovery {
   rootUrl: string;
   sitemaps: string[];
   source: 'robots' | 'home-page' | 'fallback' | 'none';
+  /**
+   * Set when the sitemaps were found on a variant of the root's host (`www.` added or removed, https for http) the
+   * given root publishes none of: the site's canonical root, to give next time. Null otherwise.
+   */
+  canonicalRoot: string | null;
   robots: RobotsResult;
   problems: ReportedError[];
   requests: number;
@@ -96,19 +101,13 @@ async function probeFallbacks(
   return { found: null, requests };
 }
 
-/**
- * Finds a site's sitemaps: robots.txt `Sitemap:` lines (RFC 9309), else the home page's `<link rel="sitemap">`, else
- * the first well-known path that answers 2xx.
- * Throws `robots_unreachable` (5xx, 429, unreachable: RFC 9309's disallow-all), `blocked_ssrf` or `invalid_url`;
- * `signal` cancels it between and during requests (the caller's reason is thrown).
- */
-export async function discover(rootUrl: string, options: WalkOptions, signal?: AbortSignal): Promise<Discovery> {
-  const root = parseSiteUrl(rootUrl, options.net);
+/** Discovery at one root: robots.txt, then its home page, then its well-known paths. */
+async function discoverAt(root: URL, options: WalkOptions, signal?: AbortSignal): Promise<Discovery> {
   assertUrlAllowed(root, options.net);
   const robots = await fetchRobotsTxt(root.href, options, signal);
   const problems: ReportedError[] = [];
   const listed = allowedSitemaps(robotsOf(robots).sitemaps, options, problems);
-  const base = { rootUrl: root.href, robots, problems };
+  const base = { rootUrl: root.href, robots, problems, canonicalRoot: null };
   if (listed.length > 0) return { ...base, sitemaps: listed, source: 'robots', requests: 1 };
   const rules = robotsOf(robots).rules;
   // The home page, unless robots.txt keeps crawlers off it: its head may name the sitemaps robots.txt does not.
@@ -121,8 +120,52 @@ export async function discover(rootUrl: string, options: WalkOptions, signal?: A
     log.info({ event: 'sitemap_fallback_found', url: found, requests }, 'sitemap found at a well-known path');
     return { ...base, sitemaps: [found], source: 'fallback', requests: requests + asked };
   }
-  log.warn({ event: 'no_sitemap_found', url: root.href, requests }, 'no sitemap in robots.txt, on the home page nor at the well-known paths');
   return { ...base, sitemaps: [], source: 'none', requests: requests + asked };
+}
+
+/**
+ * The other spellings of a site root worth a look when it publishes no sitemap: `www.` added or removed, and for an
+ * http root the https ones too. None for an IP address or a single-label host (nothing to vary), nor a sub-path site.
+ */
+export function hostVariants(root: URL): URL[] {
+  const host = root.hostname;
+  if (root.pathname !== '/' || !host.includes('.') || /^[\d.]+$/.test(host) || host.startsWith('[')) return [];
+  const other = host.startsWith('www.') ? host.slice(4) : `www.${host}`;
+  const at = (protocol: string, name: string) => new URL(`${protocol}//${name}${root.port ? `:${root.port}` : ''}/`);
+  const variants = [at(root.protocol, other)];
+  if (root.protocol === 'http:') variants.push(at('https:', host), at('https:', other));
+  return variants;
+}
+
+/**
+ * Finds a site's sitemaps: robots.txt `Sitemap:` lines (RFC 9309), else the home page's `<link rel="sitemap">`, else
+ * the first well-known path that answers 2xx; a root that publishes none of them has its host variants asked the same
+ * (`canonicalRoot` says which one answered). Throws `robots_unreachable` (5xx, 429, unreachable: RFC 9309's
+ * disallow-all), `blocked_ssrf` or `invalid_url` for the root given; a variant that fails is only not the answer.
+ * `signal` cancels it between and during requests (the caller's reason is thrown).
+ */
+export async function discover(rootUrl: string, options: WalkOptions, signal?: AbortSignal): Promise<Discovery> {
+  const root = parseSiteUrl(rootUrl, options.net);
+  const found = await discoverAt(root, options, signal);
+  if (found.source !== 'none') return found;
+  let requests = found.requests;
+  for (const variant of hostVariants(root)) {
+    const there = await discoverAt(variant, options, signal).catch((error: unknown) => {
+      if (signal?.aborted) throw error;
+      log.debug(
+        { event: 'host_variant_unread', url: variant.href, reason: error instanceof Error ? error.message : String(error) },
+        'host variant did not answer',
+      );
+      return null;
+    });
+    if (there === null) continue;
+    requests += there.requests;
+    if (there.source === 'none') continue;
+    log.info({ event: 'host_variant_found', url: root.href, canonicalRoot: variant.href, source: there.source }, 'sitemaps found on a host variant');
+    return { ...there, problems: [...found.problems, ...there.problems], canonicalRoot: variant.href, requests };
+  }
+  log.warn({ event: 'no_sitemap_found', url: root.href, requests }, 'no sitemap in robots.txt, on the home page nor at the well-known paths');
+  return { ...found, requests };
 }
 
 /**

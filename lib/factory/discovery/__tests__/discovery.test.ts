@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { useRouteSites } from '../../../../test/helpers/route-site.js';
-import { discover } from '../discovery.js';
+import { discover, hostVariants } from '../discovery.js';
 import { sitemapLinksOf } from '../home-page-links.js';
 import { resolveWalkOptions } from '../../../core/limits.js';
 import { discoverSitemaps, walkSitemap, walkUrlEvents } from '../../sitemap.js';
@@ -166,6 +166,35 @@ describe("the generators' well-known paths", () => {
       expect(await discover(site.origin, resolveWalkOptions(open))).toMatchObject({ source: 'fallback', sitemaps: [site.url(path)] });
       expect(site.hits('/sitemap.xml')).toBe(1);
     }
+  });
+});
+
+describe('host variants', () => {
+  it('asks www. (and https for http) when the root publishes nothing, and says which root answered', async () => {
+    const site = await serve.with((request) => {
+      const host = (request.headers.host ?? '').split(':')[0];
+      if (host !== 'www.example.test') return null;
+      if (request.url === '/robots.txt') return { body: `Sitemap: http://www.example.test:${request.socket.localPort}/sitemap.xml\n` };
+      return request.url === '/sitemap.xml' ? { headers: XML, body: urlsetXml(['http://www.example.test/a']) } : null;
+    });
+    const net = { allowPrivate: true, resolve: ['example.test', 'www.example.test'].map((host) => ({ host, port: site.port, address: '127.0.0.1' })) };
+    const found = await discover(`http://example.test:${site.port}/`, resolveWalkOptions({ net }));
+    expect(found).toMatchObject({
+      source: 'robots',
+      rootUrl: `http://www.example.test:${site.port}/`,
+      canonicalRoot: `http://www.example.test:${site.port}/`,
+      sitemaps: [`http://www.example.test:${site.port}/sitemap.xml`],
+    });
+    // The variant that does not answer (https on a plain-HTTP port) is no failure and no problem of the site.
+    expect(found.problems.every((problem) => !problem.url?.startsWith('https:'))).toBe(true);
+  });
+
+  it('has no variants for an IP address, a single label or a sub-path site', () => {
+    expect(hostVariants(new URL('http://127.0.0.1:8080/'))).toEqual([]);
+    expect(hostVariants(new URL('http://intranet/'))).toEqual([]);
+    expect(hostVariants(new URL('https://example.com/blog/'))).toEqual([]);
+    expect(hostVariants(new URL('https://www.example.com/')).map(String)).toEqual(['https://example.com/']);
+    expect(hostVariants(new URL('http://example.com/')).map(String)).toEqual(['http://www.example.com/', 'https://example.com/', 'https://www.example.com/']);
   });
 });
 
