@@ -126,14 +126,30 @@ export const SitemapValidatorSchema = z.object({
 });
 export type SitemapValidator = z.infer<typeof SitemapValidatorSchema>;
 
+/** Where discovery found a site's root sitemaps: robots.txt, the home page's `<link rel="sitemap">`, a well-known path, or nowhere. */
+export const SitemapSourceSchema = z.enum(['robots', 'home-page', 'fallback', 'none']);
+export type SitemapSource = z.infer<typeof SitemapSourceSchema>;
+
+/** How one sitemap was found: robots.txt, the home page, a well-known path, an index (its parent), or the caller. */
+export const FoundBySchema = z.enum(['robots', 'home-page', 'well-known', 'index', 'given']);
+export type FoundBy = z.infer<typeof FoundBySchema>;
+
+/** Why a sitemap could not be read: the failure's kind and message, and the HTTP status when one was answered. */
+export const SitemapFailureSchema = z.object({ kind: ErrorKindSchema, message: z.string(), httpStatus: z.number().int().nullable() });
+export type SitemapFailure = z.infer<typeof SitemapFailureSchema>;
+
+/** A reported failure as a sitemap's record says it. */
+export function sitemapFailureOf(error: Pick<ReportedError, 'kind' | 'message' | 'status'>): SitemapFailure {
+  return { kind: error.kind, message: error.message, httpStatus: error.status ?? null };
+}
+
 /**
  * One sitemap as a job read it, kept by the job's store for its sync to record: where it sits in the tree, what it
  * is, what it gave, and the findings its read alone shows (how it was served and how its document starts).
  */
 export const SitemapReportSchema = z.object({
   url: z.string(),
-  /** How it was found: robots.txt, the home page, a well-known path, an index (its `parent`), or the caller. */
-  foundVia: z.enum(['robots', 'home-page', 'well-known', 'index', 'given']),
+  foundVia: FoundBySchema,
   parent: z.string().nullable(),
   depth: z.number().int().nonnegative(),
   kind: SitemapFormatSchema.nullable(),
@@ -201,7 +217,7 @@ export const ScopeEstimateSchema = z.object({
   rootUrl: z.string(),
   sitemaps: z.array(z.string()),
   /** Where the sitemaps came from: robots.txt, the home page's link, a well-known path, nowhere; null: discovery did not end within the budget. */
-  sitemapSource: z.enum(['robots', 'home-page', 'fallback', 'none']).nullable(),
+  sitemapSource: SitemapSourceSchema.nullable(),
   subSitemapCount: z.number().int().nonnegative(),
   urlEstimateRange: z.tuple([z.number().int().nonnegative(), z.number().int().nonnegative()]),
   urlEstimate: z.number().int().nonnegative().nullable(),

@@ -3,7 +3,15 @@
 import { z } from 'zod';
 import type { InventoryDb } from './db.js';
 import { FindingSchema, type Finding } from '../core/finding.js';
-import { ErrorKindSchema, SitemapFormatSchema, SitemapReportSchema, type ReportedError, type SitemapReport } from '../core/types.js';
+import {
+  FoundBySchema,
+  SitemapFailureSchema,
+  SitemapFormatSchema,
+  SitemapReportSchema,
+  sitemapFailureOf,
+  type ReportedError,
+  type SitemapReport,
+} from '../core/types.js';
 import { readStatusOf, SitemapStatusSchema } from '../factory/findings/index.js';
 
 /** Rows a statement writes at most: a sync of 50,000 sitemaps records them in 100 statement pairs. */
@@ -61,7 +69,7 @@ function failedRow(error: ReportedError & { url: string }): RecordRow {
     parent_url: error.parent ?? null,
     kind: null,
     status: 'failed',
-    failure: { kind: error.kind, message: error.message, httpStatus: error.status ?? null },
+    failure: sitemapFailureOf(error),
     ...{ url_count: 0, child_count: 0, dropped_count: 0, bytes: 0, findings: [] },
     ...{ errors: 1, warnings: 0, notices: 0 },
   };
@@ -153,12 +161,12 @@ const iso = z.coerce.date().transform((date) => date.toISOString());
 export const SitemapRecordSchema = z.object({
   sitemapId: z.coerce.number().int(),
   url: z.string(),
-  foundVia: z.enum(['robots', 'home-page', 'well-known', 'index', 'given']).nullable(),
+  foundVia: FoundBySchema.nullable(),
   parent: z.string().nullable(),
   kind: SitemapFormatSchema.nullable(),
   /** Null until a sync records it (a sitemap known only from its URLs' memberships, before migration 13). */
   status: SitemapStatusSchema.nullable(),
-  failure: z.object({ kind: ErrorKindSchema, message: z.string(), httpStatus: z.number().int().nullable() }).nullable(),
+  failure: SitemapFailureSchema.nullable(),
   urls: z.coerce.number().int(),
   children: z.coerce.number().int(),
   dropped: z.coerce.number().int(),

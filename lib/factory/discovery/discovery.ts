@@ -3,7 +3,7 @@ import { assertUrlAllowed, probeUrl } from '../fetch/index.js';
 import type { WalkOptions } from '../../core/limits.js';
 import { robotsRequestOptions } from '../fetch/request-options.js';
 import { fetchRobotsTxt, isPathAllowed, robotsOf, type RobotsResult, type RobotsRule } from './robots.js';
-import type { ReportedError } from '../../core/types.js';
+import type { ReportedError, SitemapSource } from '../../core/types.js';
 import { tryIdentityKey } from '../url/url-identity.js';
 import { parseHttpUrl, parseSiteUrl } from '../url/site-url.js';
 import { createLogger } from '../../utils/logger.js';
@@ -37,7 +37,7 @@ export const FALLBACK_SITEMAP_PATHS = [
 export interface Discovery {
   rootUrl: string;
   sitemaps: string[];
-  source: 'robots' | 'home-page' | 'fallback' | 'none';
+  source: SitemapSource;
   /**
    * Set when the sitemaps were found on a variant of the root's host (`www.` added or removed, https for http) the
    * given root publishes none of: the site's canonical root, to give next time. Null otherwise.

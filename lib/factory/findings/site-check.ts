@@ -1,9 +1,9 @@
 import { z } from 'zod';
-import { ErrorKindSchema, SitemapFormatSchema } from '../../core/types.js';
+import { FoundBySchema, SitemapFailureSchema, SitemapFormatSchema, SitemapSourceSchema } from '../../core/types.js';
 import { FindingSchema, type Finding } from './finding.js';
 
 /** How a sitemap was found: robots.txt, the home page's `<link rel="sitemap">`, a well-known path, an index (its `parent`), or the caller. */
-export const FoundViaSchema = z.object({ by: z.enum(['robots', 'home-page', 'well-known', 'index', 'given']), parent: z.string().nullable() });
+export const FoundViaSchema = z.object({ by: FoundBySchema, parent: z.string().nullable() });
 export type FoundVia = z.infer<typeof FoundViaSchema>;
 
 const FOUND_BY = { robots: 'robots', 'home-page': 'home-page', fallback: 'well-known', none: 'given', given: 'given' } as const;
@@ -28,7 +28,7 @@ export const SitemapCheckSchema = z.object({
   foundVia: FoundViaSchema,
   kind: SitemapFormatSchema.nullable(),
   status: SitemapStatusSchema,
-  failure: z.object({ kind: ErrorKindSchema, message: z.string(), httpStatus: z.number().int().nullable() }).nullable(),
+  failure: SitemapFailureSchema.nullable(),
   /** Page entries listed (up to the per-file cap), and child sitemaps for an index. */
   urls: z.number().int().nonnegative(),
   children: z.number().int().nonnegative(),
@@ -55,7 +55,7 @@ export const SiteCheckSchema = z.object({
   rootUrl: z.string(),
   checkedAt: z.string(),
   /** Where the roots came from: robots.txt, the home page, a well-known path, nowhere, or the caller (a sitemap URL given). */
-  discovery: z.enum(['robots', 'home-page', 'fallback', 'none', 'given']),
+  discovery: SitemapSourceSchema.or(z.literal('given')),
   sitemaps: z.array(SitemapCheckSchema),
   findings: z.array(FindingSchema),
   counts: CheckCountsSchema,

@@ -2,7 +2,7 @@
 // Entries pass through once and are not kept: per-rule counts and a few examples are. A sitemap's entries may come
 // after the walk's report of it (its last batch is handed out later), so records are made at the end.
 import type { FactoryError } from '../../core/errors.js';
-import type { ReportedError, SitemapEntry } from '../../core/types.js';
+import { sitemapFailureOf, type ReportedError, type SitemapEntry } from '../../core/types.js';
 import type { WalkEvent } from '../walk/walker.js';
 import { documentFindings, problemFinding } from './document-rules.js';
 import { SitemapEntryChecks, type SiteFacts } from './entry-checks.js';
@@ -108,7 +108,7 @@ export class SiteInspector {
       foundVia: this.foundVia(failure.parent),
       kind: null,
       status: 'failed',
-      failure: { kind: failure.kind, message: failure.message, httpStatus: failure.status ?? null },
+      failure: sitemapFailureOf(failure),
       ...{ urls: 0, children: 0, dropped: 0, bytes: 0 },
       findings: [],
     };
